@@ -1,0 +1,10 @@
+module github.com/deadlinelint/deadlinelint/plugin
+
+go 1.26.0
+
+require (
+	github.com/golangci/plugin-module-register v0.1.2
+	golang.org/x/tools v0.52.0
+)
+
+replace github.com/deadlinelint/deadlinelint => ../
