@@ -1,0 +1,5 @@
+package svc
+
+var s, t = "é日本🙂", bad()
+
+func bad() int { return 1 }
