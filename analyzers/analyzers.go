@@ -1,0 +1,16 @@
+// Package analyzers lists deadlinelint's rules, for the command, the golangci-lint plugin and
+// anything else that runs them together.
+package analyzers
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/deadlinelint/deadlinelint/analyzers/ctxbackground"
+)
+
+// All returns every deadlinelint rule, in a stable order.
+func All() []*analysis.Analyzer {
+	return []*analysis.Analyzer{
+		ctxbackground.Analyzer,
+	}
+}

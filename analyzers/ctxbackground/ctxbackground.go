@@ -1,0 +1,171 @@
+package ctxbackground
+
+import (
+	_ "embed"
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
+	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
+	"github.com/deadlinelint/deadlinelint/internal/report"
+	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
+	"github.com/deadlinelint/deadlinelint/internal/scope"
+)
+
+const name = "ctxbackground"
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports context.Background() and context.TODO() in request scopes.
+var Analyzer = &analysis.Analyzer{
+	Name:     name,
+	Doc:      ruledoc.MustExtract(doc, name),
+	URL:      ruledoc.URL(name),
+	Requires: []*analysis.Analyzer{ctxssa.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[ctxssa.Analyzer].(*ctxssa.Result)
+	rep := report.New(pass, res, name)
+	defer rep.Finish()
+	if !res.MayHaveScopes() {
+		return nil, nil
+	}
+	info := res.SSA()
+	reached := sinksByRoot(info)
+	for _, fn := range info.Funcs {
+		sc := info.Scopes.Of(fn)
+		if sc == nil {
+			continue
+		}
+		for _, call := range rootCalls(fn) {
+			rep.Report(diagnostic(pass, res, sc, call, reached[call]))
+		}
+	}
+	return nil, nil
+}
+
+// sinksByRoot returns, for every root context created in the package, the ctx-taking calls
+// of request scopes it reaches.
+func sinksByRoot(info *ctxssa.Info) map[*ssa.Call][]ctxorigin.Sink {
+	out := make(map[*ssa.Call][]ctxorigin.Sink)
+	for _, fn := range info.Funcs {
+		if info.Scopes.Of(fn) == nil {
+			continue
+		}
+		for _, s := range ctxorigin.Sinks(fn) {
+			for _, o := range info.Origins.Of(s.Ctx) {
+				if o.Kind == ctxorigin.Root {
+					out[o.Call] = append(out[o.Call], s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// rootCalls returns the calls to context.Background and context.TODO in fn's own body.
+func rootCalls(fn *ssa.Function) []*ssa.Call {
+	var out []*ssa.Call
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok && ctxorigin.IsRootCall(ctxorigin.Callee(call.Common())) {
+				out = append(out, call)
+			}
+		}
+	}
+	return out
+}
+
+// diagnostic builds the finding for a root context created at call in scope sc.
+func diagnostic(pass *analysis.Pass, res *ctxssa.Result, sc *scope.Scope, call *ssa.Call, sinks []ctxorigin.Sink) analysis.Diagnostic {
+	pos, end := res.CallRange(call)
+	root := "context." + ctxorigin.Callee(call.Common()).Name() + "()"
+	reqCtx, fix := requestCtx(pass, sc, pos)
+	msg := fmt.Sprintf("%s in %s drops the caller's deadline and cancellation; pass %s", root, where(sc), reqCtx)
+	if deriver := deadlineWrapper(call); deriver != "" {
+		msg = fmt.Sprintf("%s(%s, ...) in %s replaces the caller's remaining deadline with a fresh one and drops its cancellation; derive it from %s",
+			deriver, root, where(sc), reqCtx)
+	}
+	d := analysis.Diagnostic{Pos: pos, End: end, Message: msg}
+	for _, s := range sinks {
+		spos, _ := res.CallRange(s.Instr)
+		verb := "reaches"
+		if _, ok := s.Instr.(*ssa.Go); ok {
+			verb = "starts a goroutine with"
+		}
+		d.Related = append(d.Related, analysis.RelatedInformation{
+			Pos: spos, Message: fmt.Sprintf("%s %s", verb, report.FuncName(s.Func)),
+		})
+	}
+	if fix != "" && end.IsValid() {
+		d.SuggestedFixes = []analysis.SuggestedFix{{
+			Message:   fmt.Sprintf("Replace %s with %s", root, fix),
+			TextEdits: []analysis.TextEdit{{Pos: pos, End: end, NewText: []byte(fix)}},
+		}}
+	}
+	return d
+}
+
+// where names the scope for a message.
+func where(sc *scope.Scope) string {
+	switch sc.Handler().Kind {
+	case scope.Interceptor:
+		return "interceptor " + sc.Name()
+	case scope.Marked:
+		return "request scope " + sc.Name()
+	}
+	return "handler " + sc.Name()
+}
+
+// deadlineWrapper returns "context.WithTimeout" (or WithDeadline...) when call's result is
+// passed straight to a function that adds a deadline: a fresh budget rather than a dropped one.
+func deadlineWrapper(call *ssa.Call) string {
+	for _, ref := range *call.Referrers() {
+		if c, ok := ref.(*ssa.Call); ok {
+			if fn := ctxorigin.Callee(c.Common()); ctxorigin.IsDeadlineCall(fn) {
+				return "context." + fn.Name()
+			}
+		}
+	}
+	return ""
+}
+
+// requestCtx returns how the request ctx is spelled for a message, and the expression to
+// substitute in a fix when it is visible at pos ("" when it is not: a blank or shadowed name).
+func requestCtx(pass *analysis.Pass, sc *scope.Scope, pos token.Pos) (spelled, fix string) {
+	h := sc.Handler()
+	switch {
+	case h.Ctx != nil:
+		if name := h.Ctx.Name(); visible(pass, h.Ctx, pos) {
+			return name, name
+		}
+		return "the request ctx", ""
+	case h.Stream != nil:
+		if name := h.Stream.Name(); visible(pass, h.Stream, pos) {
+			return name + ".Context()", name + ".Context()"
+		}
+		return "the stream's Context()", ""
+	}
+	return "the request ctx", ""
+}
+
+// visible reports whether p's name resolves to p itself at pos.
+func visible(pass *analysis.Pass, p *ssa.Parameter, pos token.Pos) bool {
+	obj := p.Object()
+	if obj == nil || obj.Name() == "_" || obj.Name() == "" {
+		return false
+	}
+	inner := pass.Pkg.Scope().Innermost(pos)
+	if inner == nil {
+		return false
+	}
+	_, found := inner.LookupParent(obj.Name(), pos)
+	return found == types.Object(obj)
+}

@@ -1,0 +1,185 @@
+package ctxorigin
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+// callResult returns the origins of result idx of call.
+func (r *Resolver) callResult(call *ssa.Call, idx int) Set {
+	common := call.Common()
+	if common.IsInvoke() {
+		return r.invokeResult(common)
+	}
+	callee := common.StaticCallee()
+	if callee == nil {
+		return unknown // a call through a func value we cannot resolve
+	}
+	sig := callee.Signature
+	if results := sig.Results(); idx >= results.Len() || !typesutil.IsContext(results.At(idx).Type()) {
+		return unknown
+	}
+	if k := lookup(calleeObject(callee)); k != nil {
+		return r.known(k, call, idx)
+	}
+	if body := bodyOf(callee); body != nil {
+		return r.fromSummary(body, common, idx)
+	}
+	if arg := ctxArg(common); arg != nil {
+		return opaque(r.of(arg)) // a deriver we cannot see into: where from, not what it adds
+	}
+	return unknown
+}
+
+// invokeResult handles an interface method call: Context() on the request's server stream
+// returns the request ctx; anything else is unknown.
+func (r *Resolver) invokeResult(common *ssa.CallCommon) Set {
+	if common.Method.Name() == "Context" && r.isRequestStream(common.Value) {
+		return Set{{Kind: Request, Pos: common.Pos()}}
+	}
+	return unknown
+}
+
+// isRequestStream reports whether v is the server stream of a request scope, possibly
+// converted or captured by a closure.
+func (r *Resolver) isRequestStream(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return r.scopes.IsRequestStream(v)
+	case *ssa.ChangeInterface:
+		return r.isRequestStream(v.X)
+	case *ssa.MakeInterface:
+		return r.isRequestStream(v.X)
+	case *ssa.ChangeType:
+		return r.isRequestStream(v.X)
+	case *ssa.FreeVar:
+		all, any := true, false
+		r.viaBindings(v, func(b ssa.Value) Set {
+			any = true
+			all = all && r.isRequestStream(b)
+			return nil
+		})
+		return any && all
+	}
+	return false
+}
+
+// calleeObject returns the declared function of callee, seeing through generic instances.
+func calleeObject(callee *ssa.Function) types.Object {
+	if o := callee.Origin(); o != nil {
+		callee = o
+	}
+	return callee.Object()
+}
+
+// bodyOf returns the function whose SSA body describes callee (the generic origin of an
+// instance), or nil when the body is not available (another package).
+func bodyOf(callee *ssa.Function) *ssa.Function {
+	if callee.Blocks != nil {
+		return callee
+	}
+	if o := callee.Origin(); o != nil && o.Blocks != nil {
+		return o
+	}
+	return nil
+}
+
+// known applies a knowledge-table entry.
+func (r *Resolver) known(k *api, call *ssa.Call, idx int) Set {
+	if idx != k.result {
+		return unknown
+	}
+	switch k.effect {
+	case makesRoot:
+		return Set{{Kind: Root, Call: call, Pos: call.Pos()}}
+	case detaches:
+		return Set{{Kind: Detached, Call: call, Pos: call.Pos()}}
+	}
+	arg := ctxArg(call.Common())
+	if arg == nil {
+		return unknown
+	}
+	if k.effect == addsDeadline {
+		return withDeadline(r.of(arg))
+	}
+	return r.of(arg)
+}
+
+// fromSummary returns the origins of result idx of a call to fn, whose body is in the package:
+// the origins of fn's returned values, with fn's parameters replaced by the call's arguments.
+func (r *Resolver) fromSummary(fn *ssa.Function, common *ssa.CallCommon, idx int) Set {
+	sum := r.summary(fn)
+	if idx >= len(sum) || sum[idx] == nil {
+		return unknown
+	}
+	var sets []Set
+	for _, o := range sum[idx] {
+		switch {
+		case o.Kind == Param && o.Param.Parent() == fn:
+			sub := r.argOrigins(fn, common, o.Param)
+			if o.Deadline {
+				sub = withDeadline(sub)
+			}
+			if o.Opaque {
+				sub = opaque(sub)
+			}
+			sets = append(sets, sub)
+		case o.Kind == Field && o.baseParam != nil && o.baseParam.Parent() == fn:
+			if arg := argFor(fn, common, o.baseParam); arg != nil {
+				o.FieldBase, o.baseParam = r.baseOf(arg)
+			}
+			sets = append(sets, Set{o})
+		default:
+			sets = append(sets, Set{o})
+		}
+	}
+	return union(sets...)
+}
+
+func (r *Resolver) argOrigins(fn *ssa.Function, common *ssa.CallCommon, p *ssa.Parameter) Set {
+	if arg := argFor(fn, common, p); arg != nil {
+		return r.of(arg)
+	}
+	return unknown
+}
+
+// argFor returns the argument of common passed for parameter p of fn.
+func argFor(fn *ssa.Function, common *ssa.CallCommon, p *ssa.Parameter) ssa.Value {
+	for i, q := range fn.Params {
+		if q == p && i < len(common.Args) {
+			return common.Args[i]
+		}
+	}
+	return nil
+}
+
+// summary returns, per result of fn, the origins of the ctx values fn returns, in terms of
+// fn's own parameters. Results that are not a ctx have a nil set.
+func (r *Resolver) summary(fn *ssa.Function) []Set {
+	if s, ok := r.summaries[fn]; ok {
+		return s
+	}
+	if r.summing[fn] {
+		return nil // recursion: the outer computation answers
+	}
+	r.summing[fn] = true
+	defer delete(r.summing, fn)
+	results := fn.Signature.Results()
+	out := make([]Set, results.Len())
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for i, v := range ret.Results {
+			if typesutil.IsContext(results.At(i).Type()) {
+				out[i] = union(out[i], r.of(v))
+			}
+		}
+	}
+	r.summaries[fn] = out
+	return out
+}

@@ -1,0 +1,80 @@
+package ctxorigin
+
+import (
+	"go/types"
+
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+// effect is what a known API does to the ctx it is given.
+type effect int
+
+const (
+	makesRoot    effect = iota + 1 // returns a new root context: no deadline, no cancellation
+	derives                        // returns a child of its ctx argument
+	addsDeadline                   // returns a child of its ctx argument with a deadline
+	detaches                       // returns a context that keeps values but drops cancellation
+)
+
+// api is one entry of the knowledge table.
+type api struct {
+	pkg, name string
+	effect    effect
+	result    int // index of the context.Context result
+}
+
+// knowledge lists the functions whose effect on a ctx deadlinelint knows without looking at
+// their bodies. Calls to any other function that takes and returns a ctx are followed through
+// their SSA body when it is in the package, and treated as opaque otherwise.
+var knowledge = []api{
+	{"context", "Background", makesRoot, 0}, // the root of a fresh tree
+	{"context", "TODO", makesRoot, 0},       // the same, flagged as unfinished
+	{"context", "WithoutCancel", detaches, 0},
+	{"context", "WithCancel", derives, 0},
+	{"context", "WithCancelCause", derives, 0},
+	{"context", "WithValue", derives, 0},
+	{"context", "WithTimeout", addsDeadline, 0},
+	{"context", "WithDeadline", addsDeadline, 0},
+	{"context", "WithTimeoutCause", addsDeadline, 0},
+	{"context", "WithDeadlineCause", addsDeadline, 0},
+	{"os/signal", "NotifyContext", derives, 0},                                    // (ctx, stop)
+	{typesutil.ErrgroupPath, "WithContext", derives, 1},                           // (*Group, ctx)
+	{typesutil.MetadataPath, "NewOutgoingContext", derives, 0},                    // adds metadata
+	{typesutil.MetadataPath, "AppendToOutgoingContext", derives, 0},               // adds metadata
+	{typesutil.MetadataPath, "NewIncomingContext", derives, 0},                    // used by tests
+	{"google.golang.org/grpc/peer", "NewContext", derives, 0},                     // adds the peer
+	{"google.golang.org/grpc", "NewContextWithServerTransportStream", derives, 0}, // interceptors
+}
+
+// lookup returns the knowledge entry for obj, or nil.
+func lookup(obj types.Object) *api {
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return nil
+	}
+	for i := range knowledge {
+		k := &knowledge[i]
+		if typesutil.IsFunc(fn, k.pkg, k.name) {
+			return k
+		}
+	}
+	return nil
+}
+
+// IsRootCall reports whether obj is context.Background or context.TODO.
+func IsRootCall(obj types.Object) bool {
+	k := lookup(obj)
+	return k != nil && k.effect == makesRoot
+}
+
+// IsDetachCall reports whether obj is context.WithoutCancel.
+func IsDetachCall(obj types.Object) bool {
+	k := lookup(obj)
+	return k != nil && k.effect == detaches
+}
+
+// IsDeadlineCall reports whether obj is one of the context functions that add a deadline.
+func IsDeadlineCall(obj types.Object) bool {
+	k := lookup(obj)
+	return k != nil && k.effect == addsDeadline
+}

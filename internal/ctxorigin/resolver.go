@@ -1,0 +1,295 @@
+package ctxorigin
+
+import (
+	"go/token"
+	"go/types"
+	"sync"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+// Scopes tells the resolver which parameters carry a request. *scope.Set implements it.
+type Scopes interface {
+	IsRequestCtx(p *ssa.Parameter) bool     // the ctx parameter of a request scope
+	IsRequestStream(p *ssa.Parameter) bool  // a server stream whose Context() is the request ctx
+	IsServerReceiver(p *ssa.Parameter) bool // the receiver of a handler method
+}
+
+// maxSteps bounds the work of one query; a query that needs more answers Unknown.
+const maxSteps = 20000
+
+// Resolver computes and memoises the origins of ctx values of one SSA package. It is safe for
+// concurrent use by several rules.
+type Resolver struct {
+	mu        sync.Mutex
+	scopes    Scopes
+	memo      map[ssa.Value]Set
+	active    map[ssa.Value]bool
+	cyclic    bool // the current computation met a value still being computed
+	steps     int
+	summaries map[*ssa.Function][]Set
+	summing   map[*ssa.Function]bool
+}
+
+// New returns a Resolver for functions whose request parameters scopes knows.
+func New(scopes Scopes) *Resolver {
+	return &Resolver{
+		scopes:    scopes,
+		memo:      make(map[ssa.Value]Set),
+		active:    make(map[ssa.Value]bool),
+		summaries: make(map[*ssa.Function][]Set),
+		summing:   make(map[*ssa.Function]bool),
+	}
+}
+
+// Of returns the origins of the ctx value v.
+func (r *Resolver) Of(v ssa.Value) Set {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.steps = 0
+	return r.of(v)
+}
+
+func (r *Resolver) of(v ssa.Value) Set {
+	if s, ok := r.memo[v]; ok {
+		return s
+	}
+	if r.active[v] {
+		r.cyclic = true
+		return nil // a cycle adds nothing beyond what its other edges bring
+	}
+	if r.steps++; r.steps > maxSteps {
+		return unknown
+	}
+	r.active[v] = true
+	outer := r.cyclic
+	r.cyclic = false
+	s := r.compute(v)
+	delete(r.active, v)
+	if !r.cyclic {
+		r.memo[v] = s // values inside an unfinished cycle may be incomplete: recompute them
+	}
+	r.cyclic = r.cyclic || outer
+	return s
+}
+
+func (r *Resolver) compute(v ssa.Value) Set {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		if r.scopes.IsRequestCtx(v) {
+			return Set{{Kind: Request, Pos: v.Pos()}}
+		}
+		return Set{{Kind: Param, Param: v, Pos: v.Pos()}}
+	case *ssa.FreeVar:
+		return r.viaBindings(v, r.of)
+	case *ssa.Phi:
+		sets := make([]Set, len(v.Edges))
+		for i, e := range v.Edges {
+			sets[i] = r.of(e)
+		}
+		return union(sets...)
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return r.load(v.X, v.Pos())
+		}
+	case *ssa.Call:
+		return r.callResult(v, 0)
+	case *ssa.Extract:
+		switch t := v.Tuple.(type) {
+		case *ssa.Call:
+			return r.callResult(t, v.Index)
+		case *ssa.TypeAssert:
+			if v.Index == 0 {
+				return r.of(t.X)
+			}
+		}
+	case *ssa.ChangeInterface:
+		return r.of(v.X)
+	case *ssa.MakeInterface:
+		return r.of(v.X)
+	case *ssa.ChangeType:
+		return r.of(v.X)
+	case *ssa.TypeAssert:
+		return r.of(v.X)
+	case *ssa.Field:
+		base, bp := r.baseOf(v.X)
+		return Set{{Kind: Field, FieldVar: fieldVar(v.X.Type(), v.Field), FieldBase: base, baseParam: bp, Pos: v.Pos()}}
+	}
+	return unknown
+}
+
+// viaBindings applies f to the values a free variable of a function literal is bound to by the
+// MakeClosure instructions that create it, in the enclosing function.
+func (r *Resolver) viaBindings(fv *ssa.FreeVar, f func(ssa.Value) Set) Set {
+	fn := fv.Parent()
+	idx := -1
+	for i, x := range fn.FreeVars {
+		if x == fv {
+			idx = i
+		}
+	}
+	refs := fn.Referrers()
+	if idx < 0 || fn.Parent() == nil || refs == nil {
+		return unknown // a method-value wrapper or a literal created out of sight
+	}
+	var sets []Set
+	for _, ref := range *refs {
+		if mc, ok := ref.(*ssa.MakeClosure); ok && mc.Fn == fn {
+			sets = append(sets, f(mc.Bindings[idx]))
+		}
+	}
+	if len(sets) == 0 {
+		return unknown
+	}
+	return union(sets...)
+}
+
+// load returns the origins of the value loaded from addr.
+func (r *Resolver) load(addr ssa.Value, pos token.Pos) Set {
+	switch a := addr.(type) {
+	case *ssa.Alloc:
+		return r.stored(a)
+	case *ssa.FreeVar: // a variable captured by reference
+		return r.viaBindings(a, func(b ssa.Value) Set { return r.load(b, pos) })
+	case *ssa.Global:
+		return Set{{Kind: Global, Global: a, Pos: pos}}
+	case *ssa.FieldAddr:
+		return r.fieldLoad(a, pos)
+	}
+	return unknown
+}
+
+// stored returns the origins of every value stored to the local variable addr, in its function
+// and in the closures that capture it. An address that escapes adds Unknown.
+func (r *Resolver) stored(addr ssa.Value) Set {
+	refs := addr.Referrers()
+	if refs == nil {
+		return unknown
+	}
+	var sets []Set
+	for _, ref := range *refs {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if ref.Addr == addr {
+				sets = append(sets, r.of(ref.Val))
+			} else {
+				sets = append(sets, unknown)
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			for i, b := range ref.Bindings {
+				if b == addr {
+					sets = append(sets, r.stored(ref.Fn.(*ssa.Function).FreeVars[i]))
+				}
+			}
+		default:
+			sets = append(sets, unknown)
+		}
+	}
+	if len(sets) == 0 {
+		return unknown
+	}
+	return union(sets...)
+}
+
+// fieldLoad returns the origins of a ctx loaded from a struct field. For a struct built in
+// this function, the values stored to that field are the answer; otherwise the field itself
+// is the origin.
+func (r *Resolver) fieldLoad(fa *ssa.FieldAddr, pos token.Pos) Set {
+	if alloc, ok := fa.X.(*ssa.Alloc); ok {
+		return r.localFieldStores(alloc, fa.Field)
+	}
+	base, bp := r.baseOf(fa.X)
+	return Set{{Kind: Field, FieldVar: fieldVar(fa.X.Type(), fa.Field), FieldBase: base, baseParam: bp, Pos: pos}}
+}
+
+func (r *Resolver) localFieldStores(alloc *ssa.Alloc, field int) Set {
+	var sets []Set
+	for _, ref := range *alloc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.FieldAddr:
+			if ref.Field != field {
+				continue
+			}
+			for _, use := range *ref.Referrers() {
+				if st, ok := use.(*ssa.Store); ok && st.Addr == ref {
+					sets = append(sets, r.of(st.Val))
+				}
+			}
+		case *ssa.DebugRef, *ssa.UnOp:
+		default:
+			sets = append(sets, unknown) // the struct escapes: others may set the field
+		}
+	}
+	if len(sets) == 0 {
+		return unknown
+	}
+	return union(sets...)
+}
+
+// baseOf says what holds the struct x (a pointer or value) ultimately belongs to. For the
+// parameter of a function that is not a request scope it also returns that parameter, so that
+// a caller can substitute its argument.
+func (r *Resolver) baseOf(x ssa.Value) (Base, *ssa.Parameter) {
+	for {
+		switch v := x.(type) {
+		case *ssa.UnOp:
+			if v.Op != token.MUL {
+				return OtherBase, nil
+			}
+			x = v.X
+		case *ssa.FieldAddr:
+			x = v.X
+		case *ssa.Field:
+			x = v.X
+		case *ssa.Parameter:
+			if r.scopes.IsServerReceiver(v) {
+				return ServerBase, nil
+			}
+			return OtherBase, v
+		case *ssa.Global:
+			return GlobalBase, nil
+		case *ssa.FreeVar:
+			return r.freeVarBase(v)
+		default:
+			return OtherBase, nil
+		}
+	}
+}
+
+// freeVarBase is baseOf for a captured variable: the base all its bindings agree on.
+func (r *Resolver) freeVarBase(fv *ssa.FreeVar) (Base, *ssa.Parameter) {
+	base, first := OtherBase, true
+	r.viaBindings(fv, func(b ssa.Value) Set {
+		bb, _ := r.baseOf(b)
+		if first || bb == base {
+			base, first = bb, false
+		} else {
+			base = OtherBase
+		}
+		return nil
+	})
+	return base, nil
+}
+
+func fieldVar(t types.Type, i int) *types.Var {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if s, ok := t.Underlying().(*types.Struct); ok && i < s.NumFields() {
+		return s.Field(i)
+	}
+	return nil
+}
+
+// ctxArg returns the first argument of common whose type is context.Context, or nil.
+func ctxArg(common *ssa.CallCommon) ssa.Value {
+	for _, a := range common.Args {
+		if typesutil.IsContext(a.Type()) {
+			return a
+		}
+	}
+	return nil
+}

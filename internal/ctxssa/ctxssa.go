@@ -1,0 +1,181 @@
+// Package ctxssa is the analysis every deadlinelint rule requires: it decides, before any SSA
+// work, whether a package can hold a lost deadline at all, and builds — once, lazily, for all
+// rules — the package's SSA form, its request scopes and the ctx-origin resolver.
+//
+// It deliberately does not require buildssa: buildssa requires ctrlflow, which computes facts
+// for every package, and builds SSA for every package analysed, relevant or not.
+package ctxssa
+
+import (
+	"go/ast"
+	"go/build"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
+	"github.com/deadlinelint/deadlinelint/internal/directive"
+	"github.com/deadlinelint/deadlinelint/internal/scope"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+// Analyzer computes a *Result for every package.
+var Analyzer = &analysis.Analyzer{
+	Name:       "ctxssa",
+	Doc:        "build SSA, request scopes and ctx origins for deadlinelint's rules",
+	Run:        run,
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// Result is what the rules share about one package.
+type Result struct {
+	// Directives are the package's //deadlinelint: comments.
+	Directives *directive.Index
+	// External is true for the standard library and versioned dependency modules: code the
+	// user does not own. Rules stay silent there unless asked otherwise.
+	External bool
+	// RPC is true when the package depends on gRPC or connect-go, so it may hold request
+	// scopes or client calls.
+	RPC bool
+	// Context is true when the package imports "context" or depends on gRPC/connect-go:
+	// without either, no ctx value can appear in it.
+	Context bool
+
+	pass      *analysis.Pass
+	generated map[string]bool
+	marked    bool // some function carries //deadlinelint:scope
+
+	once sync.Once
+	info *Info
+
+	callsOnce sync.Once
+	calls     map[token.Pos]*ast.CallExpr
+}
+
+// Info is the SSA-level view of a package.
+type Info struct {
+	Pkg     *ssa.Package
+	Funcs   []*ssa.Function // source functions and their literals, in source order, outside generated files
+	Scopes  *scope.Set
+	Origins *ctxorigin.Resolver
+}
+
+// MayHaveScopes reports whether the package can contain a request scope at all.
+func (r *Result) MayHaveScopes() bool { return r.RPC || r.marked }
+
+// SSA builds (once) and returns the package's SSA view.
+func (r *Result) SSA() *Info {
+	r.once.Do(func() { r.info = buildSSA(r.pass, r.generated) })
+	return r.info
+}
+
+// Generated reports whether pos lies in a generated file.
+func (r *Result) Generated(pos token.Pos) bool {
+	return r.generated[r.pass.Fset.File(pos).Name()]
+}
+
+// CallExpr returns the call expression whose opening parenthesis is at lparen (the position
+// SSA gives a call), or nil.
+func (r *Result) CallExpr(lparen token.Pos) *ast.CallExpr {
+	r.callsOnce.Do(func() {
+		r.calls = make(map[token.Pos]*ast.CallExpr)
+		for _, f := range r.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok {
+					r.calls[c.Lparen] = c
+				}
+				return true
+			})
+		}
+	})
+	return r.calls[lparen]
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := &Result{
+		pass:       pass,
+		Directives: directive.Collect(pass.Fset, pass.Files),
+		External:   isExternal(pass),
+		RPC:        typesutil.DependsOn(pass.Pkg, typesutil.GRPCPath, typesutil.ConnectPath),
+		generated:  make(map[string]bool),
+	}
+	res.Context = res.RPC || typesutil.Imports(pass.Pkg, typesutil.ContextPath)
+	for _, f := range pass.Files {
+		if ast.IsGenerated(f) {
+			res.generated[pass.Fset.File(f.Pos()).Name()] = true
+		}
+	}
+	for _, d := range res.Directives.All() {
+		res.marked = res.marked || d.Kind == directive.Scope
+	}
+	return res, nil
+}
+
+// isExternal reports whether the package is part of the standard library or of a versioned
+// dependency module.
+func isExternal(pass *analysis.Pass) bool {
+	if pass.Module != nil && pass.Module.Version != "" {
+		return true
+	}
+	if len(pass.Files) == 0 {
+		return true
+	}
+	goroot := filepath.Clean(build.Default.GOROOT) + string(filepath.Separator)
+	return strings.HasPrefix(pass.Fset.File(pass.Files[0].Pos()).Name(), goroot)
+}
+
+// buildSSA creates the SSA package the way buildssa does, without its noreturn pass.
+func buildSSA(pass *analysis.Pass, generated map[string]bool) *Info {
+	prog := ssa.NewProgram(pass.Fset, 0)
+	for _, p := range pass.Pkg.Imports() {
+		prog.CreatePackage(p, nil, nil, true)
+	}
+	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	pkg.Build()
+
+	var funcs []*ssa.Function
+	var add func(fn *ssa.Function)
+	add = func(fn *ssa.Function) {
+		funcs = append(funcs, fn)
+		for _, anon := range fn.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, f := range pass.Files {
+		if generated[pass.Fset.File(f.Pos()).Name()] {
+			continue
+		}
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok {
+				if fn := prog.FuncValue(pass.TypesInfo.Defs[fd.Name].(*types.Func)); fn != nil {
+					add(fn)
+				}
+			}
+		}
+	}
+	// Function literals in package-level var initialisers live in the synthetic init.
+	if initFn := pkg.Func("init"); initFn != nil {
+		for _, anon := range initFn.AnonFuncs {
+			if !generated[pass.Fset.File(anon.Pos()).Name()] {
+				add(anon)
+			}
+		}
+	}
+	scopes := scope.Find(pass.Pkg, funcs)
+	return &Info{Pkg: pkg, Funcs: funcs, Scopes: scopes, Origins: ctxorigin.New(scopes)}
+}
+
+// CallRange returns the source range of the call expression of instr (a call, go or defer),
+// falling back to the instruction's position.
+func (r *Result) CallRange(instr ssa.CallInstruction) (token.Pos, token.Pos) {
+	if c := r.CallExpr(instr.Common().Pos()); c != nil {
+		return c.Pos(), c.End()
+	}
+	return instr.Pos(), token.NoPos
+}

@@ -1,0 +1,98 @@
+// Package report is how a deadlinelint rule emits findings: once each, never in generated
+// files, honouring //deadlinelint:ignore <rule> <reason>, and reporting the suppressions of
+// the rule that have no reason or that suppress nothing.
+package report
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
+	"github.com/deadlinelint/deadlinelint/internal/directive"
+)
+
+// Reporter emits one rule's diagnostics for one package.
+type Reporter struct {
+	pass *analysis.Pass
+	res  *ctxssa.Result
+	rule string
+	used map[*directive.Directive]bool
+	seen map[token.Pos]bool
+}
+
+// New returns a Reporter for rule on pass.
+func New(pass *analysis.Pass, res *ctxssa.Result, rule string) *Reporter {
+	return &Reporter{
+		pass: pass, res: res, rule: rule,
+		used: make(map[*directive.Directive]bool),
+		seen: make(map[token.Pos]bool),
+	}
+}
+
+// Report emits d unless it is in a generated file, was already reported at the same
+// position, or is suppressed by a //deadlinelint:ignore naming the rule and giving a reason.
+func (r *Reporter) Report(d analysis.Diagnostic) {
+	if r.seen[d.Pos] || r.res.Generated(d.Pos) {
+		return
+	}
+	r.seen[d.Pos] = true
+	for _, dir := range r.res.Directives.At(d.Pos, directive.Ignore) {
+		if dir.Names(r.rule) && dir.Reason != "" {
+			r.used[dir] = true
+			return
+		}
+	}
+	d.Category = r.rule
+	r.pass.Report(d)
+}
+
+// Reportf emits a diagnostic without related information or fixes.
+func (r *Reporter) Reportf(pos, end token.Pos, format string, args ...any) {
+	r.Report(analysis.Diagnostic{Pos: pos, End: end, Message: fmt.Sprintf(format, args...)})
+}
+
+// Finish reports the suppressions naming the rule that give no reason, and those that
+// suppressed nothing (stale ones). Call it once, after the rule's last Report.
+func (r *Reporter) Finish() {
+	for _, dir := range r.res.Directives.All() {
+		if dir.Kind != directive.Ignore || !dir.Names(r.rule) || r.res.Generated(dir.Pos) {
+			continue
+		}
+		switch {
+		case dir.Reason == "":
+			r.pass.Report(analysis.Diagnostic{
+				Pos: dir.Pos, Category: r.rule,
+				Message: fmt.Sprintf("//deadlinelint:ignore %s needs a reason: //deadlinelint:ignore %s <why this is safe>", r.rule, r.rule),
+			})
+		case !r.used[dir]:
+			r.pass.Report(analysis.Diagnostic{
+				Pos: dir.Pos, Category: r.rule,
+				Message: fmt.Sprintf("unused //deadlinelint:ignore %s: there is no %s finding on this line or the next; remove it", r.rule, r.rule),
+			})
+		}
+	}
+}
+
+// FuncName is the short name of fn used in messages: "db.QueryContext", "Client.GetItem".
+func FuncName(fn *types.Func) string {
+	if fn == nil {
+		return "a function value"
+	}
+	if recv := fn.Signature().Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := types.Unalias(t).(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			return n.Obj().Name() + "." + fn.Name()
+		}
+		return fn.Name()
+	}
+	if fn.Pkg() != nil {
+		return fn.Pkg().Name() + "." + fn.Name()
+	}
+	return fn.Name()
+}

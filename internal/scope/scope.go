@@ -1,0 +1,240 @@
+// Package scope decides which functions are request scopes — code that runs on behalf of one
+// incoming RPC and should use its ctx — and what their request ctx is.
+//
+// Request scopes are recognised by type, never by names:
+//   - grpc-go handlers: the methods, declared on a type of this package, of a service interface
+//     registered by a generated RegisterXxxServer(grpc.ServiceRegistrar, XxxServer). Unary
+//     handlers carry the request in their ctx parameter; streaming handlers (per-method stream
+//     interfaces or the generic grpc.ServerStreamingServer[T] family) in stream.Context();
+//   - grpc-go server interceptors: functions, methods and literals of the shape of
+//     grpc.UnaryServerInterceptor (ctx) or grpc.StreamServerInterceptor (ss.Context());
+//   - connect-go handlers: methods of a type implementing a handler interface registered by a
+//     generated NewXxxHandler(svc, ...connect.HandlerOption); their ctx parameter;
+//   - functions whose doc comment holds //deadlinelint:scope; their first ctx parameter;
+//   - closures and goroutine bodies created inside any of the above.
+//
+// Other methods of a server type (constructors, Close, background workers) are not request
+// scopes: context.Background() there is legitimate.
+package scope
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/directive"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+// Kind says why a function is a request scope.
+type Kind int
+
+const (
+	Unary       Kind = iota + 1 // grpc-go unary handler
+	Streaming                   // grpc-go streaming handler
+	Interceptor                 // grpc-go server interceptor
+	Connect                     // connect-go handler
+	Marked                      // //deadlinelint:scope
+	Closure                     // a function literal inside another scope
+)
+
+// Scope is one request scope.
+type Scope struct {
+	Func   *ssa.Function
+	Kind   Kind
+	Parent *Scope         // Closure: the enclosing scope
+	Ctx    *ssa.Parameter // the request ctx parameter, if the request arrives as one
+	Stream *ssa.Parameter // the server stream whose Context() is the request ctx
+	Recv   *ssa.Parameter // the receiver of a handler method: the long-lived server value
+}
+
+// Handler returns the outermost scope: the handler, interceptor or marked function itself.
+func (s *Scope) Handler() *Scope {
+	for s.Parent != nil {
+		s = s.Parent
+	}
+	return s
+}
+
+// Name returns a short display name of the handler, such as "Catalog.GetItem".
+func (s *Scope) Name() string {
+	fn := s.Handler().Func
+	if recv := fn.Signature.Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := types.Unalias(t).(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			return n.Obj().Name() + "." + fn.Name()
+		}
+	}
+	return fn.Name()
+}
+
+// Set is the request scopes of one package.
+type Set struct {
+	byFunc  map[*ssa.Function]*Scope
+	ctx     map[*ssa.Parameter]bool
+	streams map[*ssa.Parameter]bool
+	recvs   map[*ssa.Parameter]bool
+}
+
+// Of returns the scope of fn, or nil when fn is not a request scope.
+func (s *Set) Of(fn *ssa.Function) *Scope { return s.byFunc[fn] }
+
+// Len returns the number of scopes, closures included.
+func (s *Set) Len() int { return len(s.byFunc) }
+
+// IsRequestCtx reports whether p is the request ctx parameter of a scope.
+func (s *Set) IsRequestCtx(p *ssa.Parameter) bool { return s.ctx[p] }
+
+// IsRequestStream reports whether p is the server-stream parameter of a scope.
+func (s *Set) IsRequestStream(p *ssa.Parameter) bool { return s.streams[p] }
+
+// IsServerReceiver reports whether p is the receiver of a handler method.
+func (s *Set) IsServerReceiver(p *ssa.Parameter) bool { return s.recvs[p] }
+
+// Find returns the request scopes among funcs, the source functions of pkg (function literals
+// included).
+func Find(pkg *types.Package, funcs []*ssa.Function) *Set {
+	set := &Set{
+		byFunc:  make(map[*ssa.Function]*Scope),
+		ctx:     make(map[*ssa.Parameter]bool),
+		streams: make(map[*ssa.Parameter]bool),
+		recvs:   make(map[*ssa.Parameter]bool),
+	}
+	f := finder{ifaces: serviceInterfaces(pkg), grpc: lookupGRPC(pkg)}
+	for _, fn := range funcs {
+		if sc := f.classify(fn); sc != nil {
+			set.add(sc)
+		}
+	}
+	// Closures inherit the scope of the function they are created in. funcs lists a function
+	// before its literals, so parents are classified first.
+	for _, fn := range funcs {
+		if fn.Parent() == nil || set.byFunc[fn] != nil {
+			continue
+		}
+		if parent := set.byFunc[fn.Parent()]; parent != nil {
+			set.add(&Scope{Func: fn, Kind: Closure, Parent: parent})
+		}
+	}
+	return set
+}
+
+func (s *Set) add(sc *Scope) {
+	s.byFunc[sc.Func] = sc
+	for p, m := range map[*ssa.Parameter]map[*ssa.Parameter]bool{sc.Ctx: s.ctx, sc.Stream: s.streams, sc.Recv: s.recvs} {
+		if p != nil {
+			m[p] = true
+		}
+	}
+}
+
+type finder struct {
+	ifaces []*types.Interface
+	grpc   *grpcTypes
+}
+
+// classify returns the scope fn opens by itself (not as a closure), or nil.
+func (f *finder) classify(fn *ssa.Function) *Scope {
+	sig := fn.Signature
+	switch {
+	case sig.Recv() != nil && f.isServiceMethod(fn):
+		return f.handlerScope(fn)
+	case f.grpc != nil && sameShape(sig, f.grpc.unaryInterceptor):
+		return &Scope{Func: fn, Kind: Interceptor, Ctx: param(fn, typesutil.CtxParamIndex(sig))}
+	case f.grpc != nil && sameShape(sig, f.grpc.streamIntercept):
+		return &Scope{Func: fn, Kind: Interceptor, Stream: param(fn, 1)}
+	case f.isMarked(fn):
+		if i := typesutil.CtxParamIndex(sig); i >= 0 {
+			return &Scope{Func: fn, Kind: Marked, Ctx: param(fn, i)}
+		}
+	}
+	return nil
+}
+
+// param returns the i'th declared parameter of fn (not counting the receiver), or nil.
+func param(fn *ssa.Function, i int) *ssa.Parameter {
+	if fn.Signature.Recv() != nil {
+		i++
+	}
+	if i < 0 || i >= len(fn.Params) {
+		return nil
+	}
+	return fn.Params[i]
+}
+
+// isServiceMethod reports whether fn is a method, on a type of its own package, that
+// implements a method of a registered service interface.
+func (f *finder) isServiceMethod(fn *ssa.Function) bool {
+	if fn.Synthetic != "" || fn.Object() == nil {
+		return false
+	}
+	recv := fn.Signature.Recv().Type()
+	for _, iface := range f.ifaces {
+		if !types.Implements(recv, iface) && !types.Implements(types.NewPointer(recv), iface) {
+			continue
+		}
+		for i := 0; i < iface.NumMethods(); i++ {
+			m := iface.Method(i)
+			if m.Name() == fn.Name() && m.Exported() && types.Identical(m.Signature(), withoutRecv(fn.Signature)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func withoutRecv(sig *types.Signature) *types.Signature {
+	return types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic())
+}
+
+// handlerScope builds the scope of a service method: unary and connect handlers take the
+// request ctx as a parameter, grpc-go streaming handlers a stream.
+func (f *finder) handlerScope(fn *ssa.Function) *Scope {
+	sc := &Scope{Func: fn, Recv: fn.Params[0]}
+	if i := typesutil.CtxParamIndex(fn.Signature); i >= 0 {
+		sc.Ctx = param(fn, i)
+		sc.Kind = Unary
+		if isConnectSignature(fn.Signature) {
+			sc.Kind = Connect
+		}
+		return sc
+	}
+	for _, p := range fn.Params[1:] {
+		if f.grpc.isServerStream(p.Type()) {
+			sc.Stream, sc.Kind = p, Streaming
+			return sc
+		}
+	}
+	return nil
+}
+
+// isConnectSignature reports whether sig has a connect-go request or stream parameter.
+func isConnectSignature(sig *types.Signature) bool {
+	for i := 0; i < sig.Params().Len(); i++ {
+		t := sig.Params().At(i).Type()
+		for _, name := range []string{"Request", "ServerStream", "ClientStream", "BidiStream"} {
+			if typesutil.IsPointerToNamed(t, typesutil.ConnectPath, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isMarked reports whether fn's declaration carries //deadlinelint:scope in its doc comment.
+func (f *finder) isMarked(fn *ssa.Function) bool {
+	decl, ok := fn.Syntax().(*ast.FuncDecl)
+	if !ok || decl.Doc == nil {
+		return false
+	}
+	for _, c := range decl.Doc.List {
+		if d, ok := directive.Parse(c.Text); ok && d.Kind == directive.Scope {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,130 @@
+package scope
+
+import (
+	"go/types"
+
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+// serviceInterfaces returns the server interfaces of the gRPC and connect-go services declared
+// in pkg and in the packages it imports directly: the interface type of the second parameter of
+// a registration function `func(grpc.ServiceRegistrar | *grpc.Server, I)` (what
+// protoc-gen-go-grpc writes as RegisterXxxServer), and of the first parameter of
+// `func(I, ...connect.HandlerOption) (string, http.Handler)` (protoc-gen-connect-go's
+// NewXxxHandler). The shape of the registration function decides, never a name.
+func serviceInterfaces(pkg *types.Package) []*types.Interface {
+	var out []*types.Interface
+	seen := make(map[*types.Interface]bool)
+	visit := func(p *types.Package) {
+		for _, name := range p.Scope().Names() {
+			fn, ok := p.Scope().Lookup(name).(*types.Func)
+			if !ok {
+				continue
+			}
+			if iface := registeredInterface(fn.Signature()); iface != nil && !seen[iface] {
+				seen[iface] = true
+				out = append(out, iface)
+			}
+		}
+	}
+	visit(pkg)
+	for _, imp := range pkg.Imports() {
+		visit(imp)
+	}
+	return out
+}
+
+// registeredInterface returns the service interface registered by a function of signature sig,
+// or nil when sig is not a gRPC or connect-go registration function.
+func registeredInterface(sig *types.Signature) *types.Interface {
+	params := sig.Params()
+	switch {
+	case params.Len() == 2 && isGRPCRegistrar(params.At(0).Type()):
+		return namedInterface(params.At(1).Type())
+	case params.Len() == 2 && sig.Variadic() && isConnectHandlerOptions(params.At(1).Type()) &&
+		sig.Results().Len() == 2:
+		return namedInterface(params.At(0).Type())
+	}
+	return nil
+}
+
+func isGRPCRegistrar(t types.Type) bool {
+	return typesutil.IsNamed(t, typesutil.GRPCPath, "ServiceRegistrar") ||
+		typesutil.IsPointerToNamed(t, typesutil.GRPCPath, "Server")
+}
+
+func isConnectHandlerOptions(t types.Type) bool {
+	s, ok := t.(*types.Slice)
+	return ok && typesutil.IsNamed(s.Elem(), typesutil.ConnectPath, "HandlerOption")
+}
+
+// namedInterface returns the underlying interface of a named interface type, or nil.
+func namedInterface(t types.Type) *types.Interface {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return nil
+	}
+	iface, _ := n.Underlying().(*types.Interface)
+	return iface
+}
+
+// findPackage returns the package with the given path among pkg and its transitive imports.
+func findPackage(pkg *types.Package, path string) *types.Package {
+	seen := make(map[*types.Package]bool)
+	var walk func(p *types.Package) *types.Package
+	walk = func(p *types.Package) *types.Package {
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		if p.Path() == path {
+			return p
+		}
+		for _, imp := range p.Imports() {
+			if found := walk(imp); found != nil {
+				return found
+			}
+		}
+		return nil
+	}
+	return walk(pkg)
+}
+
+// grpcTypes holds the grpc-go types that decide what a server-side function is.
+type grpcTypes struct {
+	serverStream     *types.Interface // grpc.ServerStream
+	unaryInterceptor *types.Signature // grpc.UnaryServerInterceptor
+	streamIntercept  *types.Signature // grpc.StreamServerInterceptor
+}
+
+func lookupGRPC(pkg *types.Package) *grpcTypes {
+	grpc := findPackage(pkg, typesutil.GRPCPath)
+	if grpc == nil {
+		return nil
+	}
+	g := &grpcTypes{}
+	if obj, ok := grpc.Scope().Lookup("ServerStream").(*types.TypeName); ok {
+		g.serverStream, _ = obj.Type().Underlying().(*types.Interface)
+	}
+	if obj, ok := grpc.Scope().Lookup("UnaryServerInterceptor").(*types.TypeName); ok {
+		g.unaryInterceptor, _ = obj.Type().Underlying().(*types.Signature)
+	}
+	if obj, ok := grpc.Scope().Lookup("StreamServerInterceptor").(*types.TypeName); ok {
+		g.streamIntercept, _ = obj.Type().Underlying().(*types.Signature)
+	}
+	return g
+}
+
+// isServerStream reports whether t implements grpc.ServerStream.
+func (g *grpcTypes) isServerStream(t types.Type) bool {
+	return g != nil && g.serverStream != nil && types.Implements(t, g.serverStream)
+}
+
+// sameShape reports whether sig, ignoring its receiver, is identical to want.
+func sameShape(sig, want *types.Signature) bool {
+	if want == nil {
+		return false
+	}
+	plain := types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic())
+	return types.Identical(plain, want)
+}

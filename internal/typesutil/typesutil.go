@@ -1,0 +1,122 @@
+// Package typesutil holds the small type predicates every deadlinelint package needs: is this
+// type context.Context, is this object the function pkg.Name, does this package depend on gRPC.
+// Everything is decided by package path and object name, never by variable names.
+package typesutil
+
+import (
+	"go/types"
+	"strings"
+)
+
+// Import paths deadlinelint knows by type.
+const (
+	ContextPath  = "context"
+	GRPCPath     = "google.golang.org/grpc"
+	MetadataPath = "google.golang.org/grpc/metadata"
+	ConnectPath  = "connectrpc.com/connect"
+	ErrgroupPath = "golang.org/x/sync/errgroup"
+)
+
+// IsNamed reports whether t (after removing aliases and one pointer if ptr is allowed) is the
+// named type pkgPath.name; generic instantiations match their origin.
+func IsNamed(t types.Type, pkgPath, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := n.Origin().Obj()
+	return obj.Name() == name && obj.Pkg() != nil && obj.Pkg().Path() == pkgPath
+}
+
+// IsPointerToNamed reports whether t is *pkgPath.name.
+func IsPointerToNamed(t types.Type, pkgPath, name string) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	return ok && IsNamed(p.Elem(), pkgPath, name)
+}
+
+// IsContext reports whether t is context.Context.
+func IsContext(t types.Type) bool {
+	return t != nil && IsNamed(t, ContextPath, "Context")
+}
+
+// IsFunc reports whether obj is the package-level function pkgPath.name.
+func IsFunc(obj types.Object, pkgPath, name string) bool {
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Name() != name || fn.Pkg().Path() != pkgPath {
+		return false
+	}
+	return fn.Signature().Recv() == nil
+}
+
+// IsMethod reports whether obj is the method pkgPath.typeName.name (pointer or value receiver,
+// interface method or concrete).
+func IsMethod(obj types.Object, pkgPath, typeName, name string) bool {
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Name() != name {
+		return false
+	}
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return IsNamed(t, pkgPath, typeName)
+}
+
+// CtxParamIndex returns the index of the first context.Context parameter of sig, or -1.
+func CtxParamIndex(sig *types.Signature) int {
+	for i := 0; i < sig.Params().Len(); i++ {
+		if IsContext(sig.Params().At(i).Type()) {
+			return i
+		}
+	}
+	return -1
+}
+
+// ReturnsContext reports whether one of sig's results is context.Context.
+func ReturnsContext(sig *types.Signature) bool {
+	for i := 0; i < sig.Results().Len(); i++ {
+		if IsContext(sig.Results().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// DependsOn reports whether pkg is, or transitively imports, a package whose path is one of
+// paths or lies below one of them. seen memoises the walk for one query.
+func DependsOn(pkg *types.Package, paths ...string) bool {
+	seen := make(map[*types.Package]bool)
+	var walk func(p *types.Package) bool
+	walk = func(p *types.Package) bool {
+		if seen[p] {
+			return false
+		}
+		seen[p] = true
+		for _, want := range paths {
+			if p.Path() == want || strings.HasPrefix(p.Path(), want+"/") {
+				return true
+			}
+		}
+		for _, imp := range p.Imports() {
+			if walk(imp) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(pkg)
+}
+
+// Imports reports whether pkg imports path directly.
+func Imports(pkg *types.Package, path string) bool {
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == path {
+			return true
+		}
+	}
+	return false
+}
