@@ -39,7 +39,7 @@ type File struct {
 // A Result is what applying a set of fixes produced.
 type Result struct {
 	Files   []File   // changed files, sorted by name
-	Applied int      // fixes applied (duplicates of an applied fix included)
+	Applied []bool   // per fix: whether it was applied (or duplicates one that was)
 	Skipped []string // one note per fix that was not applied
 }
 
@@ -48,8 +48,8 @@ type Result struct {
 // was gofmt-formatted before is gofmt-formatted after.
 func Apply(fixes []Fix, readFile func(string) ([]byte, error)) (*Result, error) {
 	accepted := make(map[string][]Edit) // file → edits from applied fixes
-	res := new(Result)
-	for _, f := range fixes {
+	res := &Result{Applied: make([]bool, len(fixes))}
+	for i, f := range fixes {
 		if err := validate(f); err != nil {
 			res.Skipped = append(res.Skipped, fmt.Sprintf("%s: %v", f.Name, err))
 			continue
@@ -63,7 +63,7 @@ func Apply(fixes []Fix, readFile func(string) ([]byte, error)) (*Result, error) 
 				accepted[e.File] = append(accepted[e.File], e)
 			}
 		}
-		res.Applied++
+		res.Applied[i] = true
 	}
 
 	names := make([]string, 0, len(accepted))

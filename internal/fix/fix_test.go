@@ -46,8 +46,8 @@ func TestApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Applied != 3 {
-		t.Errorf("Applied = %d, want 3", res.Applied)
+	if want := []bool{true, true, false, true}; fmt.Sprint(res.Applied) != fmt.Sprint(want) {
+		t.Errorf("Applied = %v, want %v", res.Applied, want)
 	}
 	if len(res.Skipped) != 1 || !strings.HasPrefix(res.Skipped[0], "a.go:4:2: overlapping: fix skipped") {
 		t.Errorf("Skipped = %q, want one note for the overlapping fix", res.Skipped)

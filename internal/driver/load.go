@@ -1,0 +1,168 @@
+package driver
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// load loads the packages matching patterns, from source, with type
+// information; all dependencies too when facts require it.
+func load(dir string, cfg *config, allSyntax bool) ([]*packages.Package, error) {
+	mode := packages.LoadSyntax
+	if allSyntax {
+		mode = packages.LoadAllSyntax
+	}
+	lcfg := &packages.Config{
+		Mode:  mode | packages.NeedModule,
+		Dir:   dir,
+		Tests: cfg.tests,
+	}
+	if cfg.tags != "" {
+		lcfg.BuildFlags = []string{"-tags=" + cfg.tags}
+	}
+	pkgs, err := packages.Load(lcfg, cfg.patterns...)
+	if err != nil {
+		return nil, err
+	}
+	return pkgs, nil
+}
+
+// analysable returns the packages to analyse: the well-typed ones, less
+// the test mains `go test` synthesises.
+func analysable(pkgs []*packages.Package) []*packages.Package {
+	var keep []*packages.Package
+	for _, p := range pkgs {
+		if !p.IllTyped && !isTestMain(p) {
+			keep = append(keep, p)
+		}
+	}
+	return keep
+}
+
+// isTestMain reports whether p is the generated main of a test binary.
+func isTestMain(p *packages.Package) bool {
+	return p.Name == "main" && strings.HasSuffix(p.ID, ".test") && strings.HasSuffix(p.PkgPath, ".test")
+}
+
+// packageErrors returns one line per distinct error of the loaded
+// packages and their dependencies, and the roots skipped because a
+// dependency has errors. Paths are shown relative to root.
+func packageErrors(pkgs []*packages.Package, patterns []string, root string) []string {
+	var lines []string
+	seen := make(map[string]bool)
+	add := func(line string) {
+		if !seen[line] {
+			seen[line] = true
+			lines = append(lines, line)
+		}
+	}
+	isPattern := make(map[string]bool)
+	for _, p := range patterns {
+		isPattern[p] = true
+	}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		compiled := hasCompileErrors(p)
+		for _, e := range p.Errors {
+			if e.Kind == packages.ListError && compiled && strings.HasPrefix(e.Msg, "# ") {
+				continue // the go command's copy of the compile errors below
+			}
+			what := "package " + p.PkgPath
+			if isPattern[p.ID] && p.Name == "" {
+				what = "pattern " + p.ID
+			}
+			add(fmt.Sprintf("%s: %s", what, formatError(e, root)))
+		}
+	})
+	for _, p := range pkgs {
+		if p.IllTyped && !isTestMain(p) && len(p.Errors) == 0 {
+			add(fmt.Sprintf("package %s: not analysed: a package it imports has errors", p.PkgPath))
+		}
+	}
+	return lines
+}
+
+func hasCompileErrors(p *packages.Package) bool {
+	for _, e := range p.Errors {
+		if e.Kind == packages.ParseError || e.Kind == packages.TypeError {
+			return true
+		}
+	}
+	return false
+}
+
+// posRE splits a packages.Error position into file and line[:col].
+var posRE = regexp.MustCompile(`^(.*?)((?::\d+){1,2})$`)
+
+// formatError renders e as "type error: file:line:col: message".
+func formatError(e packages.Error, root string) string {
+	var b strings.Builder
+	switch e.Kind {
+	case packages.ParseError:
+		b.WriteString("syntax error: ")
+	case packages.TypeError:
+		b.WriteString("type error: ")
+	}
+	if e.Pos != "" && e.Pos != "-" {
+		if m := posRE.FindStringSubmatch(e.Pos); m != nil {
+			b.WriteString(relative(root, m[1]) + m[2] + ": ")
+		} else {
+			b.WriteString(e.Pos + ": ")
+		}
+	}
+	b.WriteString(strings.ReplaceAll(e.Msg, "\n", " "))
+	return b.String()
+}
+
+// unmatchedPatterns returns the "..." patterns that matched no package
+// (the go command only warns about those). Other patterns that match
+// nothing come back from packages.Load as packages with errors.
+func unmatchedPatterns(dir string, patterns []string, pkgs []*packages.Package) []string {
+	var unmatched []string
+	for _, pat := range patterns {
+		if !strings.Contains(pat, "...") {
+			continue
+		}
+		match := patternMatcher(dir, pat)
+		found := false
+		for _, p := range pkgs {
+			found = found || match(p)
+		}
+		if !found {
+			unmatched = append(unmatched, pat)
+		}
+	}
+	sort.Strings(unmatched)
+	return unmatched
+}
+
+// patternMatcher returns a predicate reporting whether a package
+// matches a "..." pattern: by directory for relative or absolute
+// patterns, by import path otherwise.
+func patternMatcher(dir, pat string) func(*packages.Package) bool {
+	isPath := pat == "." || pat == ".." || strings.HasPrefix(pat, "./") || strings.HasPrefix(pat, "../") || filepath.IsAbs(pat)
+	if isPath {
+		if !filepath.IsAbs(pat) {
+			pat = filepath.Join(dir, pat)
+		}
+		re := wildcardRE(filepath.ToSlash(filepath.Clean(pat)))
+		return func(p *packages.Package) bool {
+			return p.Dir != "" && re.MatchString(filepath.ToSlash(p.Dir))
+		}
+	}
+	re := wildcardRE(pat)
+	return func(p *packages.Package) bool { return re.MatchString(p.PkgPath) }
+}
+
+// wildcardRE compiles a go pattern: "..." matches any string, and
+// "x/..." also matches x itself.
+func wildcardRE(pat string) *regexp.Regexp {
+	re := regexp.QuoteMeta(pat)
+	re = strings.ReplaceAll(re, `/\.\.\.`, `(/.*)?`)
+	re = strings.ReplaceAll(re, `\.\.\.`, `.*`)
+	return regexp.MustCompile(`^` + re + `$`)
+}

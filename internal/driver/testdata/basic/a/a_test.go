@@ -1,0 +1,8 @@
+package a
+
+import "testing"
+
+func TestF(t *testing.T) {
+	F()
+	bad(2)
+}

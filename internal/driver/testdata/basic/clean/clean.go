@@ -1,0 +1,5 @@
+// Package clean calls nothing bad.
+package clean
+
+// G is fine.
+func G() int { return 1 }

@@ -1,0 +1,3 @@
+module example.com/basic
+
+go 1.26

@@ -1,0 +1,3 @@
+package broken
+
+var Y = x

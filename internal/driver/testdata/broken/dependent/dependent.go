@@ -1,0 +1,5 @@
+package dependent
+
+import "example.com/broken/broken"
+
+var _ = broken.Y

@@ -1,0 +1,6 @@
+package ok
+
+func bad() {}
+
+// F calls bad.
+func F() { bad() }
