@@ -1,0 +1,77 @@
+// Package relaylab is a chain of gRPC services, A → B → C, each of which does
+// some work and forwards the request to the next. It shows how a deadline set
+// by the client travels down the chain, and what happens when one hop calls
+// the next with a fresh context instead of the one it was given.
+//
+// The test runs the chain in-process over loopback gRPC; deadlinelint reports
+// the one hop that drops the deadline.
+package relaylab
+
+import (
+	"context"
+	"time"
+
+	"google.golang.org/grpc/status"
+
+	"github.com/deadlinelint/deadlinelint/examples/relaylab/relayv1"
+)
+
+// hop is one service of the chain. It spends work doing its own job, then
+// forwards to next, if any.
+type hop struct {
+	relayv1.UnimplementedRelayServiceServer
+
+	name string
+	work time.Duration
+	next relayv1.RelayServiceClient
+
+	// dropDeadline is the bug: forward with a fresh context, so the next
+	// hop neither sees the caller's deadline nor learns that it gave up.
+	dropDeadline bool
+
+	log *journal
+}
+
+// Forward implements relayv1.RelayServiceServer.
+func (h *hop) Forward(ctx context.Context, req *relayv1.ForwardRequest) (*relayv1.ForwardResponse, error) {
+	h.log.started(ctx, h.name)
+	defer h.log.returned(h.name)
+
+	if err := h.doWork(ctx); err != nil {
+		return nil, err
+	}
+	route := req.GetRoute() + h.name
+	if h.next == nil {
+		return &relayv1.ForwardResponse{Route: route}, nil
+	}
+
+	downstream := ctx
+	if h.dropDeadline {
+		downstream = context.Background() // planted: ctxbackground
+	}
+	resp, err := h.next.Forward(downstream, &relayv1.ForwardRequest{Route: route + ">"})
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		// The answer arrived, but our caller stopped waiting for it.
+		h.log.workedPastDeadline(h.name)
+	}
+	return resp, nil
+}
+
+// doWork stands for the hop's own job: it takes h.work unless ctx ends first.
+func (h *hop) doWork(ctx context.Context) error {
+	timer := time.NewTimer(h.work)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		if ctx.Err() != nil {
+			// Both were ready and the work won: it finished too late.
+			h.log.workedPastDeadline(h.name)
+		}
+		return nil
+	case <-ctx.Done():
+		return status.FromContextError(ctx.Err()).Err()
+	}
+}
