@@ -3,8 +3,6 @@ package ctxbackground
 import (
 	_ "embed"
 	"fmt"
-	"go/token"
-	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -12,6 +10,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/report"
+	"github.com/deadlinelint/deadlinelint/internal/reqctx"
 	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
 	"github.com/deadlinelint/deadlinelint/internal/scope"
 )
@@ -70,12 +69,13 @@ func sinksByRoot(info *ctxssa.Info) map[*ssa.Call][]ctxorigin.Sink {
 	return out
 }
 
-// rootCalls returns the calls to context.Background and context.TODO in fn's own body.
+// rootCalls returns the calls to context.Background and context.TODO in fn's own body whose
+// result is used as a context (not merely compared).
 func rootCalls(fn *ssa.Function) []*ssa.Call {
 	var out []*ssa.Call
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if call, ok := instr.(*ssa.Call); ok && ctxorigin.IsRootCall(ctxorigin.Callee(call.Common())) {
+			if call, ok := instr.(*ssa.Call); ok && ctxorigin.IsRootCall(ctxorigin.Callee(call.Common())) && !onlyCompared(call) {
 				out = append(out, call)
 			}
 		}
@@ -83,15 +83,33 @@ func rootCalls(fn *ssa.Function) []*ssa.Call {
 	return out
 }
 
+// onlyCompared reports whether v is used only in == and != comparisons, which drop nothing.
+func onlyCompared(v ssa.Value) bool {
+	refs := *v.Referrers()
+	for _, ref := range refs {
+		switch ref := ref.(type) {
+		case *ssa.BinOp:
+		case *ssa.DebugRef:
+		case *ssa.MakeInterface:
+			if !onlyCompared(ref) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return len(refs) > 0
+}
+
 // diagnostic builds the finding for a root context created at call in scope sc.
 func diagnostic(pass *analysis.Pass, res *ctxssa.Result, sc *scope.Scope, call *ssa.Call, sinks []ctxorigin.Sink) analysis.Diagnostic {
 	pos, end := res.CallRange(call)
 	root := "context." + ctxorigin.Callee(call.Common()).Name() + "()"
-	reqCtx, fix := requestCtx(pass, sc, pos)
-	msg := fmt.Sprintf("%s in %s drops the caller's deadline and cancellation; pass %s", root, where(sc), reqCtx)
+	reqCtx, fix := reqctx.Expr(pass, sc, pos)
+	msg := fmt.Sprintf("%s in %s drops the caller's deadline and cancellation; pass %s", root, reqctx.Where(sc), reqCtx)
 	if deriver := deadlineWrapper(call); deriver != "" {
 		msg = fmt.Sprintf("%s(%s, ...) in %s replaces the caller's remaining deadline with a fresh one and drops its cancellation; derive it from %s",
-			deriver, root, where(sc), reqCtx)
+			deriver, root, reqctx.Where(sc), reqCtx)
 	}
 	d := analysis.Diagnostic{Pos: pos, End: end, Message: msg}
 	for _, s := range sinks {
@@ -113,17 +131,6 @@ func diagnostic(pass *analysis.Pass, res *ctxssa.Result, sc *scope.Scope, call *
 	return d
 }
 
-// where names the scope for a message.
-func where(sc *scope.Scope) string {
-	switch sc.Handler().Kind {
-	case scope.Interceptor:
-		return "interceptor " + sc.Name()
-	case scope.Marked:
-		return "request scope " + sc.Name()
-	}
-	return "handler " + sc.Name()
-}
-
 // deadlineWrapper returns "context.WithTimeout" (or WithDeadline...) when call's result is
 // passed straight to a function that adds a deadline: a fresh budget rather than a dropped one.
 func deadlineWrapper(call *ssa.Call) string {
@@ -135,37 +142,4 @@ func deadlineWrapper(call *ssa.Call) string {
 		}
 	}
 	return ""
-}
-
-// requestCtx returns how the request ctx is spelled for a message, and the expression to
-// substitute in a fix when it is visible at pos ("" when it is not: a blank or shadowed name).
-func requestCtx(pass *analysis.Pass, sc *scope.Scope, pos token.Pos) (spelled, fix string) {
-	h := sc.Handler()
-	switch {
-	case h.Ctx != nil:
-		if name := h.Ctx.Name(); visible(pass, h.Ctx, pos) {
-			return name, name
-		}
-		return "the request ctx", ""
-	case h.Stream != nil:
-		if name := h.Stream.Name(); visible(pass, h.Stream, pos) {
-			return name + ".Context()", name + ".Context()"
-		}
-		return "the stream's Context()", ""
-	}
-	return "the request ctx", ""
-}
-
-// visible reports whether p's name resolves to p itself at pos.
-func visible(pass *analysis.Pass, p *ssa.Parameter, pos token.Pos) bool {
-	obj := p.Object()
-	if obj == nil || obj.Name() == "_" || obj.Name() == "" {
-		return false
-	}
-	inner := pass.Pkg.Scope().Innermost(pos)
-	if inner == nil {
-		return false
-	}
-	_, found := inner.LookupParent(obj.Name(), pos)
-	return found == types.Object(obj)
 }

@@ -19,8 +19,8 @@ func testdata(t *testing.T) string {
 
 func TestCtxBackground(t *testing.T) {
 	analysistest.Run(t, testdata(t), ctxbackground.Analyzer,
-		"ctxbackground/unary", "ctxbackground/streaming",
-	)
+		"ctxbackground/unary", "ctxbackground/streaming", "ctxbackground/shapes",
+		"ctxbackground/connectsvc", "ctxbackground/evil")
 }
 
 func TestSuggestedFixes(t *testing.T) {

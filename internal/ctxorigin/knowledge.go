@@ -49,7 +49,7 @@ var knowledge = []api{
 // lookup returns the knowledge entry for obj, or nil.
 func lookup(obj types.Object) *api {
 	fn, ok := obj.(*types.Func)
-	if !ok || fn.Pkg() == nil {
+	if !ok || fn == nil || fn.Pkg() == nil {
 		return nil
 	}
 	for i := range knowledge {

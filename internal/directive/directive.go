@@ -5,7 +5,7 @@
 //	//deadlinelint:scope                                mark a function as a request scope
 //
 // Parsing is strict about the prefix (no space after "//", as for //go: directives) and lenient
-// about spacing after it. A directive that needs a reason and has none is kept, with an empty
+// about spacing after it; text after a further "//" is a comment on the directive. A directive that needs a reason and has none is kept, with an empty
 // Reason, so that the rule it concerns can report it.
 package directive
 
@@ -45,6 +45,7 @@ func Parse(text string) (d Directive, ok bool) {
 	if !found {
 		return Directive{}, false
 	}
+	rest, _, _ = strings.Cut(rest, "//") // a comment on the directive is not part of it
 	verb, args, _ := strings.Cut(rest, " ")
 	args = strings.TrimSpace(args)
 	switch strings.TrimSpace(verb) {

@@ -42,7 +42,7 @@ func IsContext(t types.Type) bool {
 // IsFunc reports whether obj is the package-level function pkgPath.name.
 func IsFunc(obj types.Object, pkgPath, name string) bool {
 	fn, ok := obj.(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Name() != name || fn.Pkg().Path() != pkgPath {
+	if !ok || fn == nil || fn.Pkg() == nil || fn.Name() != name || fn.Pkg().Path() != pkgPath {
 		return false
 	}
 	return fn.Signature().Recv() == nil
@@ -52,7 +52,7 @@ func IsFunc(obj types.Object, pkgPath, name string) bool {
 // interface method or concrete).
 func IsMethod(obj types.Object, pkgPath, typeName, name string) bool {
 	fn, ok := obj.(*types.Func)
-	if !ok || fn.Name() != name {
+	if !ok || fn == nil || fn.Name() != name {
 		return false
 	}
 	recv := fn.Signature().Recv()

@@ -1,0 +1,82 @@
+// Package evil holds the shapes most likely to fool ctxbackground.
+package evil
+
+import (
+	"context"
+
+	"example.com/gen/catalogpb"
+	"google.golang.org/grpc"
+)
+
+func load(ctx context.Context, id string) (*catalogpb.Item, error) { return nil, nil }
+
+// lookalike has a GetItem of the handler's exact signature but implements no registered
+// service: it is not a handler.
+type lookalike struct{}
+
+func (lookalike) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	return load(context.Background(), req.GetId())
+}
+
+// GetItem is a plain function with a handler-like name and parameters.
+func GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	return load(context.Background(), req.GetId())
+}
+
+// hook is a function literal in a package-level var initialiser: not a request scope.
+var hook = func() { _, _ = load(context.Background(), "hook") }
+
+// Server is a real handler type.
+type Server struct {
+	catalogpb.UnimplementedCatalogServer
+	warm func()
+}
+
+// NewServer builds a closure in a constructor; calling it from a handler does not make the
+// constructor's Background a request-scope root.
+func NewServer() *Server {
+	s := &Server{}
+	s.warm = func() { _, _ = load(context.Background(), "warm") }
+	return s
+}
+
+// helper is another method of the server type, not part of the service.
+func (s *Server) helper() { _, _ = load(context.Background(), "helper") }
+
+func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	s.warm()
+	if ctx == context.Background() { // a comparison drops nothing
+		return nil, nil
+	}
+	check := func(ctx int) {
+		_, _ = load(context.Background(), "shadowed by a parameter") // want `context.Background\(\) in handler Server.GetItem drops the caller's deadline and cancellation; pass the request ctx`
+	}
+	check(1)
+	//deadlinelint:ignore ctxbackground the cache fill must finish for every caller, bounded inside fill
+	_, _ = load(context.Background(), "suppressed")
+	_, _ = load(context.TODO(), "suppressed on the same line") //deadlinelint:ignore ctxbackground audited: fire-and-forget metrics
+	//deadlinelint:ignore ctxbackground // want `//deadlinelint:ignore ctxbackground needs a reason`
+	_, _ = load(context.TODO(), "a reasonless suppression does not suppress") // want `context.TODO\(\) in handler Server.GetItem`
+	return load(ctx, req.GetId())
+}
+
+func (s *Server) ListItems(req *catalogpb.ListItemsRequest, _ grpc.ServerStreamingServer[catalogpb.Item]) error {
+	_, err := load(context.Background(), "no name for the stream") // want `pass the stream's Context\(\)`
+	//deadlinelint:ignore ctxbackground nothing to suppress here // want `unused //deadlinelint:ignore ctxbackground`
+	return err
+}
+
+// wrapped embeds the service interface itself and overrides one method: a handler.
+type wrapped struct {
+	catalogpb.CatalogServer
+}
+
+func (w wrapped) GetItem(_ context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	return load(context.Background(), req.GetId()) // want `context.Background\(\) in handler wrapped.GetItem drops the caller's deadline and cancellation; pass the request ctx`
+}
+
+// almostInterceptor has the wrong info type: not an interceptor.
+func almostInterceptor(ctx context.Context, req any, info string, handler grpc.UnaryHandler) (any, error) {
+	_, _ = load(context.Background(), info)
+	return handler(ctx, req)
+}

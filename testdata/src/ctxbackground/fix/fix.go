@@ -1,0 +1,38 @@
+// Package fix checks ctxbackground's suggested fixes.
+package fix
+
+import (
+	"context"
+	"time"
+
+	"example.com/gen/catalogpb"
+	"google.golang.org/grpc"
+)
+
+func load(ctx context.Context, id string) (*catalogpb.Item, error) { return nil, nil }
+
+type Server struct {
+	catalogpb.UnimplementedCatalogServer
+}
+
+func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	cctx, cancel := context.WithTimeout(context.Background(), time.Second) // want `replaces the caller's remaining deadline`
+	defer cancel()
+	go func() {
+		_, _ = load(context.TODO(), "async") // want `context.TODO\(\) in handler Server.GetItem`
+	}()
+	return load(cctx, req.GetId())
+}
+
+func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream grpc.ServerStreamingServer[catalogpb.Item]) error {
+	item, err := load(context.Background(), req.GetCategory()) // want `pass stream.Context\(\)`
+	if err != nil {
+		return err
+	}
+	return stream.Send(item)
+}
+
+func (s *Server) UploadItems(_ grpc.ClientStreamingServer[catalogpb.Item, catalogpb.UploadSummary]) error {
+	_, err := load(context.Background(), "no fix: the stream has no name") // want `pass the stream's Context\(\)`
+	return err
+}
