@@ -1,0 +1,61 @@
+// Package reqctx tells a rule how to name a request scope and its request ctx in a message,
+// and whether the request ctx can be written, as is, at a given position in a suggested fix.
+package reqctx
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/scope"
+)
+
+// Expr returns how the request ctx of sc is spelled in a message, and the expression that
+// denotes it at pos for a suggested fix: "ctx" or "stream.Context()". The expression is ""
+// when the name does not resolve to the request's parameter at pos (a blank or unnamed
+// parameter, or a name shadowed by a closure parameter or a local variable); the spelling is
+// then a description such as "the request ctx".
+func Expr(pass *analysis.Pass, sc *scope.Scope, pos token.Pos) (spelled, expr string) {
+	h := sc.Handler()
+	switch {
+	case h.Ctx != nil:
+		if name := h.Ctx.Name(); visible(pass, h.Ctx, pos) {
+			return name, name
+		}
+		return "the request ctx", ""
+	case h.Stream != nil:
+		if name := h.Stream.Name(); visible(pass, h.Stream, pos) {
+			return name + ".Context()", name + ".Context()"
+		}
+		return "the stream's Context()", ""
+	}
+	return "the request ctx", ""
+}
+
+// Where names the scope for a message: "handler Catalog.GetItem", "interceptor logUnary",
+// "request scope refresh".
+func Where(sc *scope.Scope) string {
+	switch sc.Handler().Kind {
+	case scope.Interceptor:
+		return "interceptor " + sc.Name()
+	case scope.Marked:
+		return "request scope " + sc.Name()
+	}
+	return "handler " + sc.Name()
+}
+
+// visible reports whether p's name resolves to p itself at pos.
+func visible(pass *analysis.Pass, p *ssa.Parameter, pos token.Pos) bool {
+	obj := p.Object()
+	if obj == nil || obj.Name() == "_" || obj.Name() == "" {
+		return false
+	}
+	inner := pass.Pkg.Scope().Innermost(pos)
+	if inner == nil {
+		return false
+	}
+	_, found := inner.LookupParent(obj.Name(), pos)
+	return found == types.Object(obj)
+}
