@@ -69,17 +69,36 @@ func sinksByRoot(info *ctxssa.Info) map[*ssa.Call][]ctxorigin.Sink {
 	return out
 }
 
-// rootCalls returns the calls to context.Background and context.TODO in fn's own body.
+// rootCalls returns the calls to context.Background and context.TODO in fn's own body whose
+// result is used as a context (not merely compared).
 func rootCalls(fn *ssa.Function) []*ssa.Call {
 	var out []*ssa.Call
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if call, ok := instr.(*ssa.Call); ok && ctxorigin.IsRootCall(ctxorigin.Callee(call.Common())) {
+			if call, ok := instr.(*ssa.Call); ok && ctxorigin.IsRootCall(ctxorigin.Callee(call.Common())) && !onlyCompared(call) {
 				out = append(out, call)
 			}
 		}
 	}
 	return out
+}
+
+// onlyCompared reports whether v is used only in == and != comparisons, which drop nothing.
+func onlyCompared(v ssa.Value) bool {
+	refs := *v.Referrers()
+	for _, ref := range refs {
+		switch ref := ref.(type) {
+		case *ssa.BinOp:
+		case *ssa.DebugRef:
+		case *ssa.MakeInterface:
+			if !onlyCompared(ref) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return len(refs) > 0
 }
 
 // diagnostic builds the finding for a root context created at call in scope sc.

@@ -14,11 +14,12 @@ import (
 
 	"golang.org/x/tools/go/analysis/unitchecker"
 
+	"github.com/deadlinelint/deadlinelint/analyzers"
 	"github.com/deadlinelint/deadlinelint/internal/driver"
 )
 
 func main() {
-	analyzers := rules()
+	analyzers := analyzers.All()
 	driver.ContainPanics(analyzers)
 	if invokedByVet(os.Args[1:]) {
 		unitchecker.Main(analyzers...) // does not return

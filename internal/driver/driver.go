@@ -244,7 +244,7 @@ func (c *Command) writeReport(cfg *config, res *result, findings []output.Findin
 		Root:        res.root,
 	}
 	for _, a := range cfg.analyzers {
-		report.Rules = append(report.Rules, output.Rule{Name: a.Name, Doc: a.Doc})
+		report.Rules = append(report.Rules, output.Rule{Name: a.Name, Doc: a.Doc, URL: a.URL})
 	}
 	return c.writeOutput(cfg, func(w io.Writer) error {
 		return output.Write(w, cfg.format, report)

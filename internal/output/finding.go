@@ -64,6 +64,7 @@ type Finding struct {
 type Rule struct {
 	Name string
 	Doc  string // the analyzer's Doc: a first summary line, then details
+	URL  string // its documentation; "" for docs/rules.md#<name>
 }
 
 // A Report is everything one run has to say.

@@ -27,7 +27,7 @@ func sampleReport(t *testing.T) *Report {
 		ToolVersion: "v0.0.0-test",
 		Rules: []Rule{
 			{Name: "ctxbackground", Doc: "report context.Background in request scope\n\nThe ctxbackground analyzer reports..."},
-			{Name: "ctxflow", Doc: "report request-scoped calls using an unrelated context"},
+			{Name: "ctxflow", Doc: "report request-scoped calls using an unrelated context", URL: "https://example.com/ctxflow"},
 		},
 		Findings: []Finding{
 			{

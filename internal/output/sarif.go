@@ -130,12 +130,16 @@ func writeSARIF(w io.Writer, r *Report) error {
 	for i, rule := range r.Rules {
 		index[rule.Name] = i
 		short, full := splitDoc(rule.Doc)
+		help := rule.URL
+		if help == "" {
+			help = rulesDocURI + rule.Name
+		}
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 			ID:                   rule.Name,
 			Name:                 rule.Name,
 			ShortDescription:     sarifMessage{Text: short},
 			FullDescription:      sarifMessage{Text: full},
-			HelpURI:              rulesDocURI + rule.Name,
+			HelpURI:              help,
 			DefaultConfiguration: sarifConfiguration{Level: level},
 		})
 	}

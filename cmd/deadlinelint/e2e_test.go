@@ -1,0 +1,339 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The end-to-end tests build the deadlinelint binary and run it, in both
+// modes, on a copy of the stdlib-only fixture module in testdata/fixture:
+//
+//	consumer  two dropped deadlines (ctxbackground), one on a line with
+//	          non-ASCII text before the finding; a test file
+//	clean     nothing to report
+//	broken    a type error
+
+// binary is the deadlinelint binary built by TestMain.
+var binary string
+
+func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "deadlinelint-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	binary = filepath.Join(dir, "deadlinelint")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building deadlinelint: %v\n%s", err, out)
+		return 1
+	}
+	return m.Run()
+}
+
+// The findings expected on ./consumer, as file:line:col: message.
+var wantConsumer = []string{
+	"consumer/consumer.go:13:15: context.Background() in request scope Handle drops the caller's deadline and cancellation; pass ctx",
+	"consumer/consumer.go:20:28: context.Background() in request scope Greet drops the caller's deadline and cancellation; pass ctx",
+}
+
+// fixture copies testdata/fixture to a temporary directory, outside any
+// repository, so that paths are reported relative to the module.
+func fixture(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := os.CopyFS(dst, os.DirFS("testdata/fixture"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// command runs name args in dir and returns its exit code and output.
+func command(t *testing.T, dir, name string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if exit := (*exec.ExitError)(nil); errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running %s: %v", name, err)
+	}
+	return result{code, stdout.String(), stderr.String()}
+}
+
+func deadlinelint(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	return command(t, dir, binary, args...)
+}
+
+func vet(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	return command(t, dir, "go", append([]string{"vet", "-vettool=" + binary}, args...)...)
+}
+
+func (r result) wantCode(t *testing.T, code int) {
+	t.Helper()
+	if r.code != code {
+		t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, code, r.stdout, r.stderr)
+	}
+}
+
+var (
+	// textLine is a finding in standalone text output.
+	textLine = regexp.MustCompile(`^(\S+\.go:\d+:\d+: .*) \((\w+)\)$`)
+	// vetLine is a finding in go vet's output; related positions are
+	// printed as extra lines whose message starts with a tab.
+	vetLine = regexp.MustCompile(`^(?:\./)?(\S+\.go:\d+:\d+: [^\t].*)$`)
+)
+
+// findings extracts file:line:col: message lines from output.
+func findings(output string, re *regexp.Regexp) []string {
+	var out []string
+	for _, line := range strings.Split(output, "\n") {
+		if m := re.FindStringSubmatch(line); m != nil {
+			out = append(out, m[1])
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func wantFindings(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("%s findings:\n%s\nwant:\n%s", what, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestVetAndStandaloneAgree(t *testing.T) {
+	dir := fixture(t)
+
+	v := vet(t, dir, "./consumer", "./clean")
+	v.wantCode(t, 1)
+	wantFindings(t, "go vet", findings(v.stderr, vetLine), wantConsumer)
+
+	s := deadlinelint(t, dir, "./consumer", "./clean")
+	s.wantCode(t, 1)
+	wantFindings(t, "standalone", findings(s.stdout, textLine), wantConsumer)
+	if s.stderr != "" {
+		t.Errorf("standalone stderr: %s", s.stderr)
+	}
+
+	// The test variant of consumer shares its files: each finding once.
+	if n := strings.Count(s.stdout, "\n"); n != len(wantConsumer) {
+		t.Errorf("standalone printed %d lines, want %d:\n%s", n, len(wantConsumer), s.stdout)
+	}
+}
+
+func TestCleanPackage(t *testing.T) {
+	dir := fixture(t)
+	vet(t, dir, "./clean").wantCode(t, 0)
+	r := deadlinelint(t, dir, "./clean")
+	r.wantCode(t, 0)
+	if r.stdout != "" || r.stderr != "" {
+		t.Errorf("clean package: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+}
+
+func TestExitZero(t *testing.T) {
+	r := deadlinelint(t, fixture(t), "-exit-zero", "./consumer")
+	r.wantCode(t, 0)
+	wantFindings(t, "-exit-zero", findings(r.stdout, textLine), wantConsumer)
+}
+
+func TestTypeErrorStillReportsOthers(t *testing.T) {
+	r := deadlinelint(t, fixture(t), "./...")
+	r.wantCode(t, 2)
+	wantFindings(t, "standalone", findings(r.stdout, textLine), wantConsumer)
+	want := "deadlinelint: package example.com/fixture/broken: type error: broken/broken.go:4:9: undefined: undefinedName\n"
+	if r.stderr != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", r.stderr, want)
+	}
+}
+
+func TestBadPattern(t *testing.T) {
+	dir := fixture(t)
+	for _, pattern := range []string{"./nosuchdir", "./nosuchdir/...", "example.com/fixture/nosuch"} {
+		r := deadlinelint(t, dir, pattern)
+		r.wantCode(t, 2)
+		if !strings.HasPrefix(r.stderr, "deadlinelint: pattern "+pattern+": ") || strings.Contains(r.stderr, "goroutine") {
+			t.Errorf("pattern %s: stderr %q", pattern, r.stderr)
+		}
+	}
+	r := deadlinelint(t, dir, "-nosuchflag", "./...")
+	r.wantCode(t, 2)
+}
+
+func TestJSON(t *testing.T) {
+	r := deadlinelint(t, fixture(t), "-json", "./consumer")
+	r.wantCode(t, 1)
+	var got []struct {
+		Rule    string `json:"rule"`
+		File    string `json:"file"`
+		Line    int    `json:"line"`
+		Column  int    `json:"column"`
+		Message string `json:"message"`
+		Fixes   []struct {
+			Edits []struct {
+				NewText string `json:"new_text"`
+			} `json:"edits"`
+		} `json:"suggested_fixes"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	var lines []string
+	for _, f := range got {
+		if f.Rule != "ctxbackground" {
+			t.Errorf("rule %q, want ctxbackground", f.Rule)
+		}
+		lines = append(lines, fmt.Sprintf("%s:%d:%d: %s", f.File, f.Line, f.Column, f.Message))
+	}
+	wantFindings(t, "json", lines, wantConsumer)
+	if len(got) > 0 && (len(got[0].Fixes) == 0 || got[0].Fixes[0].Edits[0].NewText != "ctx") {
+		t.Errorf("first finding's fix = %+v, want one replacing Background() with ctx", got[0].Fixes)
+	}
+}
+
+func TestSARIF(t *testing.T) {
+	r := deadlinelint(t, fixture(t), "-format=sarif", "./consumer")
+	r.wantCode(t, 1)
+	var log struct {
+		Version string
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct{ ID, HelpURI string }
+				}
+			}
+			Results []struct {
+				RuleID    string
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI, URIBaseID string }
+						Region           struct{ StartLine, StartColumn int }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	if log.Version != "2.1.0" || len(log.Runs) != 1 {
+		t.Fatalf("not one SARIF 2.1.0 run:\n%s", r.stdout)
+	}
+	run := log.Runs[0]
+	if !slices.ContainsFunc(run.Tool.Driver.Rules, func(r struct{ ID, HelpURI string }) bool {
+		return r.ID == "ctxbackground" && strings.HasSuffix(r.HelpURI, "#ctxbackground")
+	}) {
+		t.Errorf("rules lack ctxbackground: %+v", run.Tool.Driver.Rules)
+	}
+	var got []string
+	for _, res := range run.Results {
+		loc := res.Locations[0].PhysicalLocation
+		got = append(got, fmt.Sprintf("%s %s %s:%d:%d", res.RuleID, loc.ArtifactLocation.URIBaseID,
+			loc.ArtifactLocation.URI, loc.Region.StartLine, loc.Region.StartColumn))
+	}
+	// Line 20 is `msg, c := "日本語 é", context.Background()`: byte
+	// column 28, UTF-16 column 21 (日本語 and é take 11 bytes, 4 units).
+	want := []string{
+		"ctxbackground %SRCROOT% consumer/consumer.go:13:15",
+		"ctxbackground %SRCROOT% consumer/consumer.go:20:21",
+	}
+	wantFindings(t, "sarif", got, want)
+}
+
+func TestGitHub(t *testing.T) {
+	r := deadlinelint(t, fixture(t), "-format=github", "./consumer")
+	r.wantCode(t, 1)
+	want := "::error file=consumer/consumer.go,line=13,col=15,endLine=13,endColumn=35,title=deadlinelint ctxbackground::" +
+		"context.Background() in request scope Handle drops the caller's deadline and cancellation; pass ctx\n"
+	if !strings.HasPrefix(r.stdout, want) || strings.Count(r.stdout, "::error ") != 2 {
+		t.Errorf("github output:\n%s\nwant two annotations, the first:\n%s", r.stdout, want)
+	}
+}
+
+func TestFixIsIdempotent(t *testing.T) {
+	dir := fixture(t)
+	file := filepath.Join(dir, "consumer", "consumer.go")
+	before := readFile(t, file)
+
+	d := deadlinelint(t, dir, "-diff", "./consumer")
+	d.wantCode(t, 1)
+	if !strings.Contains(d.stdout, "-\treturn store(context.Background(), msg)\n+\treturn store(ctx, msg)\n") {
+		t.Errorf("-diff output:\n%s", d.stdout)
+	}
+	if readFile(t, file) != before {
+		t.Fatal("-diff changed the file")
+	}
+
+	deadlinelint(t, dir, "-fix", "./consumer").wantCode(t, 0)
+	after := readFile(t, file)
+	if after == before || !strings.Contains(after, `msg, c := "日本語 é", ctx`) {
+		t.Errorf("-fix left:\n%s", after)
+	}
+	if r := command(t, dir, "go", "build", "./..."); !strings.Contains(r.stderr, "undefinedName") || strings.Contains(r.stderr, "consumer") {
+		t.Errorf("fixed code does not build:\n%s", r.stderr)
+	}
+
+	second := deadlinelint(t, dir, "-fix", "./consumer")
+	second.wantCode(t, 0)
+	if second.stdout != "" || readFile(t, file) != after {
+		t.Errorf("second -fix changed something: stdout %q", second.stdout)
+	}
+	deadlinelint(t, dir, "./consumer").wantCode(t, 0)
+}
+
+func readFile(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	dir := t.TempDir()
+	if r := deadlinelint(t, dir, "-V=full"); r.code != 0 || !strings.Contains(r.stdout, " version ") {
+		t.Errorf("-V=full: exit %d, %q", r.code, r.stdout)
+	}
+	r := deadlinelint(t, dir, "-flags")
+	var flags []struct{ Name string }
+	if err := json.Unmarshal([]byte(r.stdout), &flags); err != nil || r.code != 0 {
+		t.Fatalf("-flags: exit %d, %v\n%s", r.code, err, r.stdout)
+	}
+	if !slices.ContainsFunc(flags, func(f struct{ Name string }) bool { return f.Name == "ctxbackground" }) {
+		t.Errorf("-flags lacks the ctxbackground rule: %s", r.stdout)
+	}
+	h := deadlinelint(t, dir, "-help")
+	if h.code != 0 || !strings.Contains(h.stdout, "\nctxbackground\n") || !strings.Contains(h.stdout, "Exit status:") {
+		t.Errorf("-help: exit %d\n%s", h.code, h.stdout)
+	}
+}
