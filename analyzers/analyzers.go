@@ -6,11 +6,13 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/deadlinelint/deadlinelint/analyzers/ctxbackground"
+	"github.com/deadlinelint/deadlinelint/analyzers/detach"
 )
 
 // All returns every deadlinelint rule, in a stable order.
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		ctxbackground.Analyzer,
+		detach.Analyzer,
 	}
 }

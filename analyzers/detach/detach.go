@@ -1,0 +1,160 @@
+package detach
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
+	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
+	"github.com/deadlinelint/deadlinelint/internal/report"
+	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
+)
+
+const name = "detach"
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports context.WithoutCancel calls that run unbounded detached work or give no
+// reason for detaching.
+var Analyzer = &analysis.Analyzer{
+	Name:     name,
+	Doc:      ruledoc.MustExtract(doc, name),
+	URL:      ruledoc.URL(name),
+	Requires: []*analysis.Analyzer{ctxssa.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[ctxssa.Analyzer].(*ctxssa.Result)
+	if res.External {
+		return nil, nil
+	}
+	rep := report.New(pass, res, name)
+	defer rep.Finish()
+	reasons := newReasons(pass, res)
+	if res.Context && callsWithoutCancel(pass.TypesInfo) {
+		info := res.SSA()
+		funcs := withInit(info)
+		calls := detachCalls(funcs)
+		unbounded := newReach(info.Origins).unboundedSinks(funcs, calls)
+		for _, call := range calls {
+			why := reasons.of(call)
+			if !isUsed(call) {
+				continue
+			}
+			if d, ok := diagnostic(res, call, why, unbounded[call]); ok {
+				rep.Report(d)
+			}
+		}
+	}
+	for _, dir := range reasons.stray() {
+		rep.Reportf(dir.Pos, 0, "//deadlinelint:detach applies to no context.WithoutCancel call on this line or the next; remove it")
+	}
+	return nil, nil
+}
+
+// callsWithoutCancel reports whether the package refers to context.WithoutCancel at all: a
+// cheap test, on the type-checker's uses, that spares building SSA for most packages.
+func callsWithoutCancel(info *types.Info) bool {
+	for _, obj := range info.Uses {
+		if ctxorigin.IsDetachCall(obj) {
+			return true
+		}
+	}
+	return false
+}
+
+// withInit returns the package's source functions and, when it exists, the synthetic init,
+// whose body evaluates package-level variable initialisers.
+func withInit(info *ctxssa.Info) []*ssa.Function {
+	funcs := info.Funcs
+	if initFn := info.Pkg.Func("init"); initFn != nil {
+		funcs = append(funcs[:len(funcs):len(funcs)], initFn)
+	}
+	return funcs
+}
+
+// detachCalls returns the calls to context.WithoutCancel in the bodies of funcs.
+func detachCalls(funcs []*ssa.Function) []*ssa.Call {
+	var out []*ssa.Call
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(*ssa.Call); ok && ctxorigin.IsDetachCall(ctxorigin.Callee(call.Common())) {
+					out = append(out, call)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// isUsed reports whether the result of call is used at all.
+func isUsed(call *ssa.Call) bool {
+	refs := call.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, ref := range *refs {
+		if _, ok := ref.(*ssa.DebugRef); !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// diagnostic builds the finding for the WithoutCancel call, given what its reason is and the
+// work it reaches with no deadline; ok is false when there is nothing to say.
+func diagnostic(res *ctxssa.Result, call *ssa.Call, why reason, unbounded []ctxorigin.Sink) (analysis.Diagnostic, bool) {
+	pos, end := res.CallRange(call)
+	detached := spell(res.CallExpr(call.Pos()))
+	var msg string
+	switch {
+	case len(unbounded) > 0 && why == noReason:
+		msg = fmt.Sprintf("%s runs detached work with no deadline of its own and no comment saying why; bound it with context.WithTimeout and say why it must outlive the request", detached)
+	case len(unbounded) > 0 && why == emptyDirective:
+		msg = fmt.Sprintf("%s runs detached work with no deadline of its own and its //deadlinelint:detach gives no reason; bound it with context.WithTimeout and say why it must outlive the request", detached)
+	case len(unbounded) > 0:
+		msg = fmt.Sprintf("%s runs detached work with no deadline of its own; bound it with context.WithTimeout", detached)
+	case why == noReason:
+		msg = fmt.Sprintf("%s has no comment saying why the work must outlive the request; add one, or a //deadlinelint:detach <reason> directive", detached)
+	case why == emptyDirective:
+		msg = fmt.Sprintf("the //deadlinelint:detach of %s gives no reason; say why the work must outlive the request", detached)
+	default:
+		return analysis.Diagnostic{}, false
+	}
+	d := analysis.Diagnostic{Pos: pos, End: end, Message: msg}
+	for _, s := range unbounded {
+		spos, _ := res.CallRange(s.Instr)
+		verb := "reaches"
+		if _, ok := s.Instr.(*ssa.Go); ok {
+			verb = "starts a goroutine with"
+		}
+		d.Related = append(d.Related, analysis.RelatedInformation{
+			Pos:     spos,
+			Message: fmt.Sprintf("%s %s with no deadline", verb, report.FuncName(s.Func)),
+		})
+	}
+	sort.Slice(d.Related, func(i, j int) bool { return d.Related[i].Pos < d.Related[j].Pos })
+	return d, true
+}
+
+// spell renders the WithoutCancel call for a message: its source text when short, else
+// "context.WithoutCancel(...)".
+func spell(ce *ast.CallExpr) string {
+	const short = "context.WithoutCancel(...)"
+	if ce == nil {
+		return short
+	}
+	if s := types.ExprString(ce); len(s) <= 48 {
+		return s
+	}
+	return short
+}

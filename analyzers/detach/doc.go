@@ -1,0 +1,43 @@
+// Package detach defines an Analyzer that reports context.WithoutCancel calls whose detached
+// work has no deadline of its own, or no comment saying why it must outlive the request.
+//
+// # Analyzer detach
+//
+// detach: report context.WithoutCancel without a deadline of its own or without a reason
+//
+// context.WithoutCancel(ctx) keeps ctx's values (trace ids, metadata) but drops its
+// cancellation and its deadline. That is right for work that must outlive the request — an
+// audit record, an event, a compensating write — but only when the detached work gets a
+// budget of its own and the code says why it must survive the caller:
+//
+//	// the audit row must be written even if the client gives up
+//	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+//	defer cancel()
+//
+// A WithoutCancel call is reported, once, at the call, when
+//
+//   - its result reaches ctx-taking work — a call, a go or defer statement, or a closure that
+//     captures it, anywhere in the package — on a path where no context.WithTimeout,
+//     WithDeadline, WithTimeoutCause or WithDeadlineCause is applied. A call to a function of the
+//     same package is looked into: it is work only if that function hands the ctx to work with
+//     no deadline of its own; or
+//   - no comment says why. A reason is a comment on the line of the call or of the first line
+//     of its statement, on its own line directly above the statement (or directly above the
+//     call, inside a multi-line statement), or a //deadlinelint:detach <reason> directive there.
+//     A //deadlinelint:detach without a reason is reported; directives such as
+//     //deadlinelint:ignore or //nolint are not reasons. A //deadlinelint:detach that applies to
+//     no WithoutCancel call is reported too.
+//
+// The message says which of the two is missing, or both. A WithoutCancel whose result is
+// never used is not reported. One whose result is used but reaches no ctx-taking work the
+// analysis can see (it is returned, stored in a struct field, passed to a function of another
+// package that returns a ctx) is reported only when the reason is missing: where the work
+// happens, and whether it is bounded there, is out of sight. For the same reason nothing is
+// said about unboundedness when the detached ctx passes through a function whose body is not
+// visible before it reaches work.
+//
+// The rule applies to all user code, not only to request scopes; never to generated files or
+// to dependencies. The older detach idiom — a context.Background() into which values of the
+// request ctx are copied — is not recognised: telling it apart from an unrelated root context
+// is not precise enough. In a request scope the ctxbackground rule reports it.
+package detach

@@ -1,0 +1,151 @@
+package detach
+
+import (
+	"go/ast"
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
+	"github.com/deadlinelint/deadlinelint/internal/directive"
+)
+
+// reason says whether a WithoutCancel call comes with a comment saying why.
+type reason int
+
+const (
+	hasReason      reason = iota // a comment, or a //deadlinelint:detach <reason>
+	noReason                     // nothing
+	emptyDirective               // a //deadlinelint:detach with no reason
+)
+
+// reasons finds the reason comments of WithoutCancel calls, and remembers which
+// //deadlinelint:detach directives were used.
+type reasons struct {
+	pass *analysis.Pass
+	res  *ctxssa.Result
+	used map[*directive.Directive]bool
+}
+
+func newReasons(pass *analysis.Pass, res *ctxssa.Result) *reasons {
+	return &reasons{pass: pass, res: res, used: make(map[*directive.Directive]bool)}
+}
+
+// of returns the reason given for the WithoutCancel call. A call whose syntax cannot be found
+// has, as far as the rule can tell, a reason.
+func (r *reasons) of(call *ssa.Call) reason {
+	ce := r.res.CallExpr(call.Pos())
+	file := r.fileOf(call.Pos())
+	if ce == nil || file == nil {
+		return hasReason
+	}
+	stmt := enclosingStatement(file, ce)
+	why := noReason
+	for _, pos := range []token.Pos{ce.Pos(), stmt.Pos()} {
+		for _, dir := range r.res.Directives.At(pos, directive.Detach) {
+			r.used[dir] = true
+			if dir.Reason != "" {
+				why = hasReason
+			} else if why == noReason {
+				why = emptyDirective
+			}
+		}
+	}
+	if why == noReason && r.hasComment(file, ce, stmt) {
+		why = hasReason
+	}
+	return why
+}
+
+// stray returns the //deadlinelint:detach directives that applied to no call, outside
+// generated files.
+func (r *reasons) stray() []*directive.Directive {
+	var out []*directive.Directive
+	for _, dir := range r.res.Directives.All() {
+		if dir.Kind == directive.Detach && !r.used[dir] && !r.res.Generated(dir.Pos) {
+			out = append(out, dir)
+		}
+	}
+	return out
+}
+
+func (r *reasons) fileOf(pos token.Pos) *ast.File {
+	for _, f := range r.pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// enclosingStatement returns the innermost statement, or declaration spec, that holds ce.
+func enclosingStatement(file *ast.File, ce *ast.CallExpr) ast.Node {
+	path, _ := astutil.PathEnclosingInterval(file, ce.Pos(), ce.End())
+	for _, n := range path {
+		switch n.(type) {
+		case ast.Stmt, ast.Spec, ast.Decl:
+			return n
+		}
+	}
+	return ce
+}
+
+// hasComment reports whether a comment that is not a directive sits where it explains ce:
+// on the line of the call or of the first line of its statement; on its own line directly
+// above the statement; or, inside a multi-line statement, on its own line directly above the
+// call.
+func (r *reasons) hasComment(file *ast.File, ce *ast.CallExpr, stmt ast.Node) bool {
+	callLine, stmtLine := r.line(ce.Pos()), r.line(stmt.Pos())
+	for _, group := range file.Comments {
+		if r.line(group.End()) < stmtLine-1 || r.line(group.Pos()) > callLine {
+			continue
+		}
+		for _, c := range group.List {
+			if !isProse(c) {
+				continue
+			}
+			first, last := r.line(c.Pos()), r.line(c.End())
+			switch {
+			case first == callLine || first == stmtLine:
+				return true
+			case last == stmtLine-1 || (last == callLine-1 && last > stmtLine):
+				if !codeBefore(r.pass.Fset.File(c.Pos()), file, c) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (r *reasons) line(pos token.Pos) int { return r.pass.Fset.Position(pos).Line }
+
+// isProse reports whether c says something: it is neither empty nor a directive such as
+// //deadlinelint:ignore, //nolint:... or //go:....
+func isProse(c *ast.Comment) bool {
+	text := (&ast.CommentGroup{List: []*ast.Comment{c}}).Text()
+	return strings.TrimSpace(text) != ""
+}
+
+// codeBefore reports whether code precedes the comment c on its line: c trails a statement
+// (or an opening brace) and explains that, not what follows.
+func codeBefore(tf *token.File, file *ast.File, c *ast.Comment) bool {
+	lineStart := tf.LineStart(tf.Line(c.Pos()))
+	found := false
+	ast.Inspect(file, func(n ast.Node) bool {
+		if found || n == nil || n.End() <= lineStart || n.Pos() >= c.Pos() {
+			return false // outside the stretch [lineStart, c)
+		}
+		if _, ok := n.(*ast.CommentGroup); ok {
+			return false
+		}
+		if n.Pos() >= lineStart || n.End() <= c.Pos() {
+			found = true // a token of n starts or ends on the line, before c
+		}
+		return !found
+	})
+	return found
+}
