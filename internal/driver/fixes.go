@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/deadlinelint/deadlinelint/internal/fix"
 	"github.com/deadlinelint/deadlinelint/internal/output"
@@ -36,7 +35,7 @@ func (c *Command) applyFixes(cfg *config, res *result) ([]output.Finding, error)
 		return nil, err
 	}
 	for _, note := range applied.Skipped {
-		c.errorf("note: %s", relativeNote(res.root, note))
+		c.errorf("note: %s", note)
 	}
 	fixed := make(map[int]bool)
 	for i, ok := range applied.Applied {
@@ -82,12 +81,4 @@ func writeFile(name string, data []byte) error {
 		return err
 	}
 	return os.WriteFile(name, data, info.Mode().Perm())
-}
-
-// relativeNote shortens absolute file names in a note.
-func relativeNote(root, note string) string {
-	if root == "" {
-		return note
-	}
-	return strings.ReplaceAll(note, root+string(os.PathSeparator), "")
 }

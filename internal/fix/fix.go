@@ -47,7 +47,7 @@ type Result struct {
 // applied before it. It reads each file once with readFile. A file that
 // was gofmt-formatted before is gofmt-formatted after.
 func Apply(fixes []Fix, readFile func(string) ([]byte, error)) (*Result, error) {
-	accepted := make(map[string][]Edit) // file → edits from applied fixes
+	accepted := make(map[string][]ownedEdit) // file → edits of applied fixes
 	res := &Result{Applied: make([]bool, len(fixes))}
 	for i, f := range fixes {
 		if err := validate(f); err != nil {
@@ -55,12 +55,12 @@ func Apply(fixes []Fix, readFile func(string) ([]byte, error)) (*Result, error) 
 			continue
 		}
 		if other, ok := conflict(f, accepted); ok {
-			res.Skipped = append(res.Skipped, fmt.Sprintf("%s: fix skipped: it overlaps another fix at offset %d of %s", f.Name, other.Start, other.File))
+			res.Skipped = append(res.Skipped, fmt.Sprintf("%s: fix skipped: it overlaps the fix for %s", f.Name, other))
 			continue
 		}
 		for _, e := range f.Edits {
 			if !contains(accepted[e.File], e) {
-				accepted[e.File] = append(accepted[e.File], e)
+				accepted[e.File] = append(accepted[e.File], ownedEdit{e, f.Name})
 			}
 		}
 		res.Applied[i] = true
@@ -76,7 +76,11 @@ func Apply(fixes []Fix, readFile func(string) ([]byte, error)) (*Result, error) 
 		if err != nil {
 			return nil, err
 		}
-		updated, err := applyEdits(old, accepted[name])
+		var edits []Edit
+		for _, e := range accepted[name] {
+			edits = append(edits, e.Edit)
+		}
+		updated, err := applyEdits(old, edits)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}
@@ -107,16 +111,22 @@ func validate(f Fix) error {
 	return nil
 }
 
-// conflict returns an accepted edit that some edit of f overlaps.
-func conflict(f Fix, accepted map[string][]Edit) (Edit, bool) {
+// An ownedEdit is an accepted edit and the name of its fix.
+type ownedEdit struct {
+	Edit
+	owner string
+}
+
+// conflict returns the name of an applied fix that f overlaps.
+func conflict(f Fix, accepted map[string][]ownedEdit) (string, bool) {
 	for _, e := range f.Edits {
 		for _, a := range accepted[e.File] {
-			if a != e && overlap(a, e) {
-				return a, true
+			if a.Edit != e && overlap(a.Edit, e) {
+				return a.owner, true
 			}
 		}
 	}
-	return Edit{}, false
+	return "", false
 }
 
 // overlap reports whether two edits of the same file cannot both be
@@ -138,9 +148,9 @@ func overlap(a, b Edit) bool {
 	return a.Start < b.End && b.Start < a.End
 }
 
-func contains(edits []Edit, e Edit) bool {
+func contains(edits []ownedEdit, e Edit) bool {
 	for _, x := range edits {
-		if x == e {
+		if x.Edit == e {
 			return true
 		}
 	}

@@ -1,0 +1,3 @@
+module example.com/fixme
+
+go 1.26
