@@ -14,7 +14,8 @@ import (
 
 // fixture copies testdata/name to a temporary directory (so that fixes
 // do not touch testdata and no enclosing repository changes the root)
-// and returns its path.
+// and returns its path. Files named *.go.txt become *.go: Go files with
+// syntax errors are kept out of reach of gofmt -l that way.
 func fixture(t *testing.T, name string) string {
 	t.Helper()
 	dst := t.TempDir()
@@ -31,7 +32,7 @@ func fixture(t *testing.T, name string) string {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o666)
+		return os.WriteFile(filepath.Join(dst, strings.TrimSuffix(rel, ".txt")), data, 0o666)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +122,12 @@ func TestBrokenPackages(t *testing.T) {
 	r := run(t, dir, "-badcall", "./...")
 	r.expect(t, ExitError, "ok/ok.go:6:12: call to bad (badcall)\nusesboom/usesboom.go:8:16: call to bad (badcall)\n")
 	wantErr := `deadlinelint: package example.com/broken/broken: type error: broken/broken.go:3:9: undefined: x
+deadlinelint: package example.com/nowhere/pkg: missing/missing.go:3:8: no required module provides package example.com/nowhere/pkg; to add it: 	go get example.com/nowhere/pkg
+deadlinelint: package example.com/broken/syntax: syntax error: syntax/syntax.go:4:5: missing condition in if statement
+deadlinelint: package example.com/broken/syntax: syntax error: syntax/syntax.go:5:3: expected ';', found 'EOF'
+deadlinelint: package example.com/broken/syntax: syntax error: syntax/syntax.go:5:3: expected '}', found 'EOF'
 deadlinelint: package example.com/broken/dependent: not analysed: a package it imports has errors
+deadlinelint: package example.com/broken/missing: not analysed: a package it imports has errors
 `
 	if r.stderr != wantErr {
 		t.Errorf("stderr:\n%s\nwant:\n%s", r.stderr, wantErr)
@@ -136,6 +142,7 @@ func TestBadPatterns(t *testing.T) {
 	}{
 		{[]string{"./nonexistent"}, "deadlinelint: pattern ./nonexistent: stat " + dir + "/nonexistent: directory not found\n"},
 		{[]string{"./empty/..."}, "deadlinelint: pattern ./empty/...: matched no packages\n"},
+		{[]string{"./nonexistent/..."}, "deadlinelint: pattern ./nonexistent/...: lstat ./nonexistent/: no such file or directory\n"},
 		{[]string{"./ok", "./empty/..."}, "deadlinelint: pattern ./empty/...: matched no packages\n"},
 		{[]string{"example.com/nowhere"}, "deadlinelint: pattern example.com/nowhere: no required module provides package example.com/nowhere; to add it: \tgo get example.com/nowhere\n"},
 		{[]string{}, "deadlinelint: no packages to analyse (try: deadlinelint ./...) (run deadlinelint -help for usage)\n"},

@@ -65,25 +65,45 @@ func packageErrors(pkgs []*packages.Package, patterns []string, root string) []s
 	for _, p := range patterns {
 		isPattern[p] = true
 	}
+	failed := make(map[string]bool) // import paths of packages with errors
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		failed[p.PkgPath] = failed[p.PkgPath] || len(p.Errors) > 0
+	})
+	reported := make(map[*packages.Package]bool)
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		compiled := hasCompileErrors(p)
 		for _, e := range p.Errors {
 			if e.Kind == packages.ListError && compiled && strings.HasPrefix(e.Msg, "# ") {
 				continue // the go command's copy of the compile errors below
 			}
+			if e.Kind == packages.TypeError && failed[unimportable(e.Msg)] {
+				continue // the imported package's own error says why
+			}
 			what := "package " + p.PkgPath
 			if isPattern[p.ID] && p.Name == "" {
 				what = "pattern " + p.ID
 			}
-			add(fmt.Sprintf("%s: %s", what, formatError(e, root)))
+			add(fmt.Sprintf("%s: %s", what, strings.TrimPrefix(formatError(e, root), what+": ")))
+			reported[p] = true
 		}
 	})
 	for _, p := range pkgs {
-		if p.IllTyped && !isTestMain(p) && len(p.Errors) == 0 {
+		if p.IllTyped && !isTestMain(p) && !reported[p] {
 			add(fmt.Sprintf("package %s: not analysed: a package it imports has errors", p.PkgPath))
 		}
 	}
 	return lines
+}
+
+// unimportable returns the import path of a type checker's
+// "could not import PATH (...)" message, or "".
+func unimportable(msg string) string {
+	rest, ok := strings.CutPrefix(msg, "could not import ")
+	if !ok {
+		return ""
+	}
+	path, _, _ := strings.Cut(rest, " ")
+	return path
 }
 
 func hasCompileErrors(p *packages.Package) bool {
@@ -130,7 +150,9 @@ func unmatchedPatterns(dir string, patterns []string, pkgs []*packages.Package) 
 		match := patternMatcher(dir, pat)
 		found := false
 		for _, p := range pkgs {
-			found = found || match(p)
+			// A package named after the pattern carries the go
+			// command's own error about it.
+			found = found || p.ID == pat || match(p)
 		}
 		if !found {
 			unmatched = append(unmatched, pat)

@@ -1,0 +1,5 @@
+package missing
+
+import "example.com/nowhere/pkg"
+
+var _ = pkg.X
