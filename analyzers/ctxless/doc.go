@@ -1,0 +1,35 @@
+// Package ctxless defines an Analyzer that reports calls in request scopes that cannot carry
+// the request's deadline although a ctx-taking variant exists.
+//
+// # Analyzer ctxless
+//
+// ctxless: report ctx-less calls in request scopes that have a ctx-taking variant
+//
+// A call that takes no context.Context cannot be cancelled when the gRPC caller gives up: a
+// slow query, HTTP request, dial or child process in a handler keeps running, and holds its
+// connection, after the deadline has passed. In a request scope (a grpc-go or connect-go
+// handler, a server interceptor, a function marked //deadlinelint:scope, or a closure or
+// goroutine created in one) ctxless reports:
+//
+//   - database/sql's Query, QueryRow, Exec, Prepare, Ping and Begin on DB, Tx and Stmt
+//     (Conn has only the ctx-taking ones);
+//   - http.Get, Head, Post and PostForm and the same methods of *http.Client, and
+//     http.NewRequest (unless the request is given a ctx with WithContext before use);
+//   - net.Dial, net.DialTimeout and the package-level net.LookupHost, LookupIP, ... (their
+//     twins are the methods of net.Dialer and net.DefaultResolver);
+//   - exec.Command, and time.Sleep, which cannot be cut short when the request is cancelled;
+//   - any method M whose receiver also has MContext taking a ctx followed by M's parameters
+//     and returning M's results: drivers, clients and the module's own APIs alike.
+//
+// For example:
+//
+//	func (s *Catalog) GetItem(ctx context.Context, req *pb.GetItemRequest) (*pb.Item, error) {
+//		row := s.db.QueryRow("SELECT name FROM items WHERE id = $1", req.Id) // reported
+//		...
+//	}
+//
+// Where the rewrite is mechanical and the request ctx is in scope at the call, a suggested
+// fix passes it: db.QueryContext(ctx, ...), http.NewRequestWithContext(ctx, ...),
+// exec.CommandContext(ctx, ...), net.DefaultResolver.LookupHost(ctx, ...). Calls outside
+// request scopes (main, constructors, background workers) are not reported.
+package ctxless
