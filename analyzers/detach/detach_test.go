@@ -18,5 +18,5 @@ func testdata(t *testing.T) string {
 }
 
 func TestDetach(t *testing.T) {
-	analysistest.Run(t, testdata(t), detach.Analyzer, "detach/basic")
+	analysistest.Run(t, testdata(t), detach.Analyzer, "detach/basic", "detach/directives", "detach/generated", "detach/evil")
 }

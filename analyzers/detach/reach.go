@@ -48,8 +48,9 @@ func (r *reach) unboundedSinks(funcs []*ssa.Function, calls []*ssa.Call) map[*ss
 // deadline, if s is work.
 func (r *reach) unboundedDetaches(s ctxorigin.Sink, wanted map[*ssa.Call]bool) []*ssa.Call {
 	var out []*ssa.Call
-	for _, o := range r.origins.Of(s.Ctx) {
-		if o.Kind == ctxorigin.Detached && wanted[o.Call] && unbounded(o) && !contains(out, o.Call) {
+	set := r.origins.Of(s.Ctx)
+	for _, o := range set {
+		if o.Kind == ctxorigin.Detached && wanted[o.Call] && r.arrivesUnbounded(s, set, o) && !contains(out, o.Call) {
 			out = append(out, o.Call)
 		}
 	}
@@ -57,6 +58,13 @@ func (r *reach) unboundedDetaches(s ctxorigin.Sink, wanted map[*ssa.Call]bool) [
 		return nil
 	}
 	return out
+}
+
+// arrivesUnbounded reports whether origin o, one of the origins set of sink s's ctx, is known
+// to reach s with no deadline: not through an unseen function, and not merely because a
+// re-assigned captured variable blurs a bounded and an unbounded value (see reassign.go).
+func (r *reach) arrivesUnbounded(s ctxorigin.Sink, set ctxorigin.Set, o ctxorigin.Origin) bool {
+	return unbounded(o) && !(mixed(set, o) && viaReassignedVar(s.Ctx))
 }
 
 // unbounded reports whether o is known to carry no deadline: none was applied, and it did not
@@ -112,8 +120,9 @@ func (r *reach) paramReachesWork(fn *ssa.Function, p *ssa.Parameter) bool {
 
 // paramArrives reports whether parameter p reaches sink s with no deadline on some path.
 func (r *reach) paramArrives(s ctxorigin.Sink, p *ssa.Parameter) bool {
-	for _, o := range r.origins.Of(s.Ctx) {
-		if o.Kind == ctxorigin.Param && o.Param == p && unbounded(o) {
+	set := r.origins.Of(s.Ctx)
+	for _, o := range set {
+		if o.Kind == ctxorigin.Param && o.Param == p && r.arrivesUnbounded(s, set, o) {
 			return true
 		}
 	}
