@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/deadlinelint/deadlinelint/analyzers/ctxbackground"
+	"github.com/deadlinelint/deadlinelint/analyzers/ctxflow"
 	"github.com/deadlinelint/deadlinelint/analyzers/ctxless"
 	"github.com/deadlinelint/deadlinelint/analyzers/detach"
 )
@@ -14,6 +15,7 @@ import (
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		ctxbackground.Analyzer,
+		ctxflow.Analyzer,
 		detach.Analyzer,
 		ctxless.Analyzer,
 	}

@@ -253,10 +253,36 @@ func (r *Resolver) baseOf(x ssa.Value) (Base, *ssa.Parameter) {
 			return GlobalBase, nil
 		case *ssa.FreeVar:
 			return r.freeVarBase(v)
+		case *ssa.Alloc:
+			return r.allocBase(v)
 		default:
 			return OtherBase, nil
 		}
 	}
+}
+
+// allocBase is baseOf for a local variable holding the struct (or pointer), such as a
+// receiver spilled because a closure or defer captures it: the base all stores agree on.
+func (r *Resolver) allocBase(alloc *ssa.Alloc) (Base, *ssa.Parameter) {
+	var bases []Base
+	var param *ssa.Parameter
+	for _, ref := range *alloc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if ref.Addr != alloc {
+				return OtherBase, nil
+			}
+			b, p := r.baseOf(ref.Val)
+			bases, param = append(bases, b), p
+		case *ssa.UnOp, *ssa.DebugRef, *ssa.MakeClosure, *ssa.FieldAddr:
+		default:
+			return OtherBase, nil
+		}
+	}
+	if len(bases) != 1 {
+		return OtherBase, nil // none, or reassigned: cannot tell which
+	}
+	return bases[0], param
 }
 
 // freeVarBase is baseOf for a captured variable: the base all its bindings agree on.

@@ -1,0 +1,77 @@
+package ctxflow
+
+import (
+	_ "embed"
+	"fmt"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
+	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
+	"github.com/deadlinelint/deadlinelint/internal/report"
+	"github.com/deadlinelint/deadlinelint/internal/reqctx"
+	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
+)
+
+const name = "ctxflow"
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports request-scope calls made with a ctx that outlives the request.
+var Analyzer = &analysis.Analyzer{
+	Name:     name,
+	Doc:      ruledoc.MustExtract(doc, name),
+	URL:      ruledoc.URL(name),
+	Requires: []*analysis.Analyzer{ctxssa.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[ctxssa.Analyzer].(*ctxssa.Result)
+	rep := report.New(pass, res, name)
+	defer rep.Finish()
+	if !res.MayHaveScopes() {
+		return nil, nil
+	}
+	info := res.SSA()
+	for _, fn := range info.Funcs {
+		sc := info.Scopes.Of(fn)
+		if sc == nil {
+			continue
+		}
+		for _, s := range ctxorigin.Sinks(fn) {
+			if o, ok := longLived(info.Origins.Of(s.Ctx)); ok {
+				pos, end := res.CallRange(s.Instr)
+				spelled, _ := reqctx.Expr(pass, sc, pos)
+				rep.Reportf(pos, end, "%s in %s gets a ctx from %s, which outlives the request: the call ignores the caller's deadline and cancellation; pass %s",
+					report.FuncName(s.Func), reqctx.Where(sc), describe(o), spelled)
+			}
+		}
+	}
+	return nil, nil
+}
+
+// longLived returns the first origin in set that outlives the request: a field of the server
+// value or of a package-level variable, or a package-level ctx variable.
+func longLived(set ctxorigin.Set) (ctxorigin.Origin, bool) {
+	for _, o := range set {
+		switch {
+		case o.Kind == ctxorigin.Global:
+			return o, true
+		case o.Kind == ctxorigin.Field && o.FieldBase != ctxorigin.OtherBase:
+			return o, true
+		}
+	}
+	return ctxorigin.Origin{}, false
+}
+
+func describe(o ctxorigin.Origin) string {
+	if o.Kind == ctxorigin.Global {
+		return fmt.Sprintf("package-level variable %s", o.Global.Name())
+	}
+	if o.FieldBase == ctxorigin.ServerBase {
+		return fmt.Sprintf("server field %s", o.FieldVar.Name())
+	}
+	return fmt.Sprintf("field %s of a package-level variable", o.FieldVar.Name())
+}

@@ -1,0 +1,29 @@
+// Package ctxflow defines an Analyzer that reports calls in a request scope made with a ctx
+// that does not come from the request.
+//
+// # Analyzer ctxflow
+//
+// ctxflow: report request-scope calls made with a server-lifetime or package-level ctx
+//
+// Inside a gRPC handler every ctx-taking call should receive the request's ctx, or a ctx
+// derived from it, so that it stops when the caller's deadline passes or the caller goes
+// away. A ctx kept in a field of the server (set once, in a constructor or at start-up) or
+// in a package-level variable lives as long as the process: a call made with it ignores the
+// caller's deadline and cancellation.
+//
+//	type Server struct {
+//		pb.UnimplementedCatalogServer
+//		baseCtx context.Context // the server's lifetime
+//	}
+//
+//	func (s *Server) GetItem(ctx context.Context, req *pb.GetItemRequest) (*pb.Item, error) {
+//		return s.repo.Load(s.baseCtx, req.Id) // reported
+//	}
+//
+// The finding is reported at the call. A ctx is followed through derivations, phis,
+// closures and same-package helpers that return a field. Fields of a struct built in the
+// handler itself (a per-request state holding ctx) are followed to what was stored in
+// them. context.Background() and context.TODO() are ctxbackground's findings, and
+// context.WithoutCancel is the detach rule's; a ctx whose origin cannot be told is never
+// reported.
+package ctxflow

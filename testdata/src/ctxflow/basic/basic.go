@@ -1,0 +1,95 @@
+// Package basic holds the positive and negative cases of ctxflow.
+package basic
+
+import (
+	"context"
+	"time"
+
+	"example.com/gen/catalogpb"
+	"google.golang.org/grpc"
+)
+
+func load(ctx context.Context, id string) (*catalogpb.Item, error) { return nil, nil }
+
+var processCtx = context.Background()
+
+var app struct {
+	ctx context.Context
+}
+
+// Server keeps its lifetime ctx in a field.
+type Server struct {
+	catalogpb.UnimplementedCatalogServer
+	baseCtx context.Context
+	cond    bool
+}
+
+// NewServer is not a request scope.
+func NewServer(ctx context.Context) *Server {
+	s := &Server{baseCtx: ctx}
+	_, _ = load(s.baseCtx, "warmup")
+	return s
+}
+
+func (s *Server) lifetime() context.Context { return s.baseCtx }
+
+func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	if _, err := load(s.baseCtx, "field"); err != nil { // want `basic.load in handler Server.GetItem gets a ctx from server field baseCtx, which outlives the request: the call ignores the caller's deadline and cancellation; pass ctx`
+		return nil, err
+	}
+	tctx, cancel := context.WithTimeout(s.baseCtx, time.Second)
+	defer cancel()
+	_, _ = load(tctx, "derived from the field") // want `from server field baseCtx`
+	_, _ = load(processCtx, "global")           // want `from package-level variable processCtx`
+	_, _ = load(app.ctx, "global struct")       // want `from field ctx of a package-level variable`
+	_, _ = load(s.lifetime(), "helper")         // want `from server field baseCtx`
+	c := ctx
+	if s.cond {
+		c = s.baseCtx
+	}
+	_, _ = load(c, "phi")           // want `from server field baseCtx`
+	go load(s.baseCtx, "goroutine") // want `from server field baseCtx`
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = load(s.baseCtx, "closure") // want `from server field baseCtx`
+	}()
+	<-done
+	return load(ctx, req.GetId())
+}
+
+func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream grpc.ServerStreamingServer[catalogpb.Item]) error {
+	_, err := load(s.baseCtx, "stream") // want `pass stream.Context\(\)`
+	return err
+}
+
+// worker is a background worker: its field ctx is right.
+func (s *Server) worker() {
+	_, _ = load(s.baseCtx, "tick")
+}
+
+type state struct {
+	ctx context.Context
+	id  string
+}
+
+type perRequest struct {
+	catalogpb.UnimplementedCatalogServer
+}
+
+// GetItem keeps the request ctx in a per-request struct: fine.
+func (p *perRequest) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	st := &state{ctx: ctx, id: req.GetId()}
+	return load(st.ctx, st.id)
+}
+
+type others struct {
+	catalogpb.UnimplementedCatalogServer
+}
+
+// Roots and detached contexts are other rules' findings.
+func (o *others) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	_, _ = load(context.Background(), "ctxbackground's")
+	_, _ = load(context.WithoutCancel(ctx), "detach's")
+	return load(ctx, req.GetId())
+}
