@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# plugin-e2e.sh — end-to-end test of the golangci-lint module plugin.
+#
+# Builds golangci-lint v2.15.0 with deadlinelint's rules compiled in, offline,
+# from the wrapper module plugin/gcl (no `golangci-lint custom`, which needs to
+# git-clone golangci-lint), then runs it on the fixture module
+# plugin/testdata/fixture and checks:
+#   - the findings, exactly: file:line:col and rule, in text output;
+#   - //nolint:<rule> suppresses, //nolint:deadlinelint does not (and warns);
+#   - //deadlinelint:ignore <rule> <reason> suppresses;
+#   - a rule setting in .golangci.yml takes effect, and an unknown one is an error;
+#   - the exit code: 1 with findings, 0 on a clean package;
+#   - SARIF: one ruleId per rule.
+#
+# Usage: scripts/plugin-e2e.sh
+# Environment:
+#   PLUGIN_E2E_BIN  where to build the binary (default: a temporary directory,
+#                   removed at exit); set it to keep the binary around.
+# The build needs golangci-lint's modules in the module cache (or the Go module
+# proxy). A cold build takes a few minutes; with a warm build cache, seconds.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+fixture=$root/plugin/testdata/fixture
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+bin=${PLUGIN_E2E_BIN:-$work/bin}/golangci-lint
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1" >&2; }
+check() { # check NAME COMMAND...: a test that passes when COMMAND succeeds
+	local name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# --- build ------------------------------------------------------------------
+start=$(now)
+# -buildvcs=false keeps the version "(devel)" (plugin/gcl/main.go forces it too):
+# golangci-lint then keys its cache on the binary's hash, not on a version.
+(cd "$root/plugin/gcl" && go build -buildvcs=false -o "$bin" .)
+build_secs=$(elapsed "$start")
+echo "built $bin in ${build_secs}s"
+
+# --- run --------------------------------------------------------------------
+# lint CONFIG OUT [PACKAGES...]: runs the custom binary from the fixture module
+# with its own cache; sets $code and writes text, SARIF and stderr under OUT.
+lint() {
+	local config=$1 out=$2
+	shift 2
+	mkdir -p "$out"
+	code=0
+	(cd "$fixture" && GOPROXY=off GOFLAGS=-mod=mod GOLANGCI_LINT_CACHE="$work/cache" \
+		"$bin" run --config "$config" \
+		--output.text.path="$out/text" --output.text.print-issued-lines=false \
+		--output.sarif.path="$out/sarif" --show-stats=false \
+		"${@:-./...}") 2>"$out/stderr" || code=$?
+}
+
+# findings OUT: the findings of a text report as "file:line:col rule", sorted.
+findings() {
+	sed -nE 's/^([^ ]+:[0-9]+:[0-9]+): .* \(([a-z]+)\)$/\1 \2/p' "$1/text" | sort
+}
+
+start=$(now)
+lint "$fixture/.golangci.yml" "$work/main"
+lint_secs=$(elapsed "$start")
+echo "linted the fixture in ${lint_secs}s (exit $code)"
+if [[ -s $work/main/stderr ]]; then sed 's/^/  stderr: /' "$work/main/stderr"; fi
+
+expected=$(sort <<'EOF'
+cmd/reconcile/main.go:15:12 missingdeadline
+orders/orders.go:21:26 ctxbackground
+orders/orders.go:24:17 detach
+orders/orders.go:39:23 ctxbackground
+EOF
+)
+got=$(findings "$work/main")
+if [[ $got == "$expected" ]]; then
+	pass "findings: exactly the expected file:line:col and rules"
+else
+	fail "findings differ (- expected, + got):"
+	diff <(echo "$expected") <(echo "$got") | sed -n 's/^[<>]/  &/p' >&2 || true
+fi
+
+check "exit code 1 with findings" test "$code" -eq 1
+check "messages name the rule and say what to do" \
+	grep -qF "orders/orders.go:21:26: context.Background() in request scope Handler.Place drops the caller's deadline and cancellation; pass ctx (ctxbackground)" "$work/main/text"
+check "//nolint:ctxbackground suppresses (orders.go:32)" \
+	bash -c "! grep -q '^orders/orders.go:32:' '$work/main/text'"
+check "//deadlinelint:ignore suppresses (orders.go:46)" \
+	bash -c "! grep -q '^orders/orders.go:46:' '$work/main/text'"
+check "//nolint:deadlinelint is an unknown linter to golangci-lint (warned, not suppressed)" \
+	grep -q 'Found unknown linters in //nolint directives: deadlinelint' "$work/main/stderr"
+
+# SARIF: golangci-lint writes it on one line; count the ruleIds.
+sarif_rules=$(grep -oE '"ruleId":"[^"]*"' "$work/main/sarif" | sort | uniq -c | awk '{print $2 "=" $1}' | tr '\n' ' ')
+check "SARIF ruleIds are per rule ($sarif_rules)" \
+	test "$sarif_rules" = '"ruleId":"ctxbackground"=2 "ruleId":"detach"=1 "ruleId":"missingdeadline"=1 '
+
+# The clientapis setting is what makes inventory.Client.Reserve a client call:
+# without it, main.go:15 is not reported.
+sed '/clientapis/,/inventory.Client.Reserve/d' "$fixture/.golangci.yml" >"$work/nosetting.yml"
+lint "$work/nosetting.yml" "$work/nosetting"
+check "a setting takes effect (no missingdeadline finding without clientapis)" \
+	bash -c "[[ $code -eq 1 ]] && ! grep -q 'missingdeadline' '$work/nosetting/text' && grep -q '(ctxbackground)' '$work/nosetting/text'"
+
+sed 's/clientapis:/clientapi:/' "$fixture/.golangci.yml" >"$work/badkey.yml"
+lint "$work/badkey.yml" "$work/badkey"
+check "an unknown setting stops the run with an error naming the rule (exit $code)" \
+	bash -c "[[ $code -ne 0 && $code -ne 1 ]] && grep -q 'missingdeadline: unknown setting \"clientapi\"' '$work/badkey/stderr'"
+
+lint "$fixture/.golangci.yml" "$work/clean" ./inventory/...
+check "exit code 0 on a clean package" bash -c "[[ $code -eq 0 && ! -s '$work/clean/text' ]]"
+
+echo "timings: build ${build_secs}s, lint ${lint_secs}s"
+echo "plugin-e2e: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
