@@ -18,5 +18,5 @@ func testdata(t *testing.T) string {
 }
 
 func TestCtxLess(t *testing.T) {
-	analysistest.Run(t, testdata(t), ctxless.Analyzer, "ctxless/sqlsvc")
+	analysistest.Run(t, testdata(t), ctxless.Analyzer, "ctxless/sqlsvc", "ctxless/netsvc", "ctxless/evil")
 }
