@@ -9,6 +9,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/analyzers/ctxflow"
 	"github.com/deadlinelint/deadlinelint/analyzers/ctxless"
 	"github.com/deadlinelint/deadlinelint/analyzers/detach"
+	"github.com/deadlinelint/deadlinelint/analyzers/missingdeadline"
 )
 
 // All returns every deadlinelint rule, in a stable order.
@@ -17,6 +18,7 @@ func All() []*analysis.Analyzer {
 		ctxbackground.Analyzer,
 		ctxflow.Analyzer,
 		detach.Analyzer,
+		missingdeadline.Analyzer,
 		ctxless.Analyzer,
 	}
 }

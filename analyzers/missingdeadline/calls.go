@@ -1,0 +1,144 @@
+package missingdeadline
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/report"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+// clientCall is an RPC made by a call instruction.
+type clientCall struct {
+	name   string    // how messages name the API: "CatalogClient.GetItem"
+	ctx    ssa.Value // the ctx argument
+	conn   ssa.Value // the client or connection the call goes through, or nil
+	stream bool      // a streaming RPC: exempt unless -missingdeadline.streams
+}
+
+// classify returns the RPC the call makes when its callee fn is a client-call API: a
+// generated gRPC or connect-go client method, ClientConn.Invoke/NewStream, grpc.NewClientStream
+// or an API listed in -missingdeadline.clientapis.
+func classify(common *ssa.CallCommon, fn *types.Func, extra apiList) (clientCall, bool) {
+	var stream bool
+	switch {
+	case isConnMethod(fn, "Invoke"):
+	case isConnMethod(fn, "NewStream"), typesutil.IsFunc(fn, typesutil.GRPCPath, "NewClientStream"):
+		stream = true
+	case extra.has(fn):
+	default:
+		s, ok := generatedShape(fn.Signature())
+		if !ok {
+			return clientCall{}, false
+		}
+		stream = s
+	}
+	ctx := argFor(common, fn, typesutil.CtxParamIndex(fn.Signature()))
+	if ctx == nil {
+		return clientCall{}, false
+	}
+	return clientCall{name: report.FuncName(fn), ctx: ctx, conn: receiver(common), stream: stream}, true
+}
+
+// isConnMethod reports whether fn is the method name of grpc.ClientConnInterface or
+// *grpc.ClientConn.
+func isConnMethod(fn *types.Func, name string) bool {
+	return typesutil.IsMethod(fn, typesutil.GRPCPath, "ClientConnInterface", name) ||
+		typesutil.IsMethod(fn, typesutil.GRPCPath, "ClientConn", name)
+}
+
+// argFor returns the argument a call passes for declared parameter i of fn (receiver not
+// counted), or nil. Invoke-mode calls leave the receiver out of Args; static method calls
+// put it first.
+func argFor(common *ssa.CallCommon, fn *types.Func, i int) ssa.Value {
+	if i < 0 {
+		return nil
+	}
+	if fn.Signature().Recv() != nil && !common.IsInvoke() {
+		i++
+	}
+	if i >= len(common.Args) {
+		return nil
+	}
+	return common.Args[i]
+}
+
+// receiver returns the value a method call is made on, or nil for a function call.
+func receiver(common *ssa.CallCommon) ssa.Value {
+	switch {
+	case common.IsInvoke():
+		return common.Value
+	case common.Signature().Recv() != nil && len(common.Args) > 0:
+		return common.Args[0]
+	}
+	return nil
+}
+
+// generatedShape reports whether sig is the method signature of a generated client, and
+// whether it starts a stream.
+//
+// grpc-go: Method(ctx, [in *Req,] opts ...grpc.CallOption) (R, error), unary when R is a
+// pointer to a message, streaming when R implements grpc.ClientStream.
+// connect-go: Method(ctx, *connect.Request[Req]) (*connect.Response[Res], error) is unary;
+// results of *connect.ServerStreamForClient, *ClientStreamForClient or *BidiStreamForClient
+// are streams (this also matches connect.Client's CallUnary and Call*Stream).
+func generatedShape(sig *types.Signature) (stream, ok bool) {
+	params, results := sig.Params(), sig.Results()
+	if sig.Recv() == nil || params.Len() == 0 || !typesutil.IsContext(params.At(0).Type()) || results.Len() == 0 {
+		return false, false
+	}
+	r0 := results.At(0).Type()
+	if s, ok := connectShape(params, r0); ok {
+		return s, true
+	}
+	if results.Len() != 2 || !sig.Variadic() || !isError(results.At(1).Type()) {
+		return false, false
+	}
+	last, _ := params.At(params.Len() - 1).Type().(*types.Slice)
+	if last == nil || !typesutil.IsNamed(last.Elem(), typesutil.GRPCPath, "CallOption") {
+		return false, false
+	}
+	if isClientStream(r0, last.Elem()) {
+		return true, true
+	}
+	p, ok := types.Unalias(r0).(*types.Pointer)
+	if !ok {
+		return false, false
+	}
+	_, isStruct := p.Elem().Underlying().(*types.Struct)
+	return false, isStruct
+}
+
+// connectShape recognises the connect-go client shapes by their result type r0.
+func connectShape(params *types.Tuple, r0 types.Type) (stream, ok bool) {
+	for _, name := range []string{"ServerStreamForClient", "ClientStreamForClient", "BidiStreamForClient"} {
+		if typesutil.IsPointerToNamed(r0, typesutil.ConnectPath, name) {
+			return true, true
+		}
+	}
+	if typesutil.IsPointerToNamed(r0, typesutil.ConnectPath, "Response") && params.Len() == 2 &&
+		typesutil.IsPointerToNamed(params.At(1).Type(), typesutil.ConnectPath, "Request") {
+		return false, true
+	}
+	return false, false
+}
+
+// isClientStream reports whether t implements grpc.ClientStream, found in the package of
+// callOption (grpc.CallOption).
+func isClientStream(t, callOption types.Type) bool {
+	n, ok := types.Unalias(callOption).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	obj := n.Obj().Pkg().Scope().Lookup("ClientStream")
+	if obj == nil {
+		return false
+	}
+	iface, ok := obj.Type().Underlying().(*types.Interface)
+	return ok && types.Implements(t, iface)
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}

@@ -1,0 +1,102 @@
+package missingdeadline
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
+	"github.com/deadlinelint/deadlinelint/internal/report"
+)
+
+// maxRelated bounds the related positions of one finding.
+const maxRelated = 8
+
+// diagnostic builds the finding for site s, whose ctx comes from origin o and reaches an RPC
+// along path.
+func (c *checker) diagnostic(s *site, o ctxorigin.Origin, path string) analysis.Diagnostic {
+	pos, end := c.res.CallRange(s.instr)
+	root := rootName(o)
+	rpc, via := split(path)
+	var msg string
+	if via == "" {
+		kind := "unary"
+		if s.rpc.stream {
+			kind = "streaming"
+		}
+		msg = fmt.Sprintf("%s RPC %s is called with a ctx from %s that has no deadline, so it can wait forever; derive the ctx with context.WithTimeout",
+			kind, rpc, root)
+	} else {
+		head, middle, _ := strings.Cut(via, arrow)
+		if middle != "" {
+			middle = " through " + middle
+		}
+		msg = fmt.Sprintf("%s is called with a ctx from %s that has no deadline and passes it to RPC %s%s, which can wait forever; derive the ctx with context.WithTimeout",
+			head, root, rpc, middle)
+	}
+	d := analysis.Diagnostic{Pos: pos, End: end, Message: msg}
+	if o.Call != nil {
+		if rpos, _ := c.res.CallRange(o.Call); rpos != pos {
+			d.Related = append(d.Related, analysis.RelatedInformation{
+				Pos: rpos, Message: fmt.Sprintf("the ctx comes from %s here, without a deadline", root),
+			})
+		}
+	}
+	d.Related = append(d.Related, c.hops(s)...)
+	return d
+}
+
+// hops returns the related positions of the calls from site s down to the RPC: each call in
+// this package, then the declaration of the first function of another package.
+func (c *checker) hops(s *site) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	for len(out) < maxRelated && s != nil {
+		switch {
+		case s.local != nil:
+			n := c.needs[s.local]
+			if n == nil {
+				return out
+			}
+			pos, _ := c.res.CallRange(n.via.instr)
+			out = append(out, analysis.RelatedInformation{Pos: pos, Message: hopMessage(n.via)})
+			s = n.via
+		case s.fact != nil && s.callee.Pos().IsValid():
+			out = append(out, analysis.RelatedInformation{
+				Pos:     s.callee.Pos(),
+				Message: fmt.Sprintf("%s passes its ctx on to %s", report.FuncName(s.callee), s.fact.Path),
+			})
+			return out
+		default:
+			return out
+		}
+	}
+	return out
+}
+
+// hopMessage describes the call s as one step of a path.
+func hopMessage(s *site) string {
+	caller := funcName(s.fn)
+	switch {
+	case s.rpc != nil:
+		return fmt.Sprintf("%s calls RPC %s with it here", caller, s.rpc.name)
+	case s.local != nil:
+		return fmt.Sprintf("%s passes it to %s here", caller, funcName(s.local))
+	}
+	return fmt.Sprintf("%s passes it to %s here", caller, report.FuncName(s.callee))
+}
+
+// rootName names the call an origin starts at: "context.Background()".
+func rootName(o ctxorigin.Origin) string {
+	if o.Call == nil {
+		return "a context with no deadline"
+	}
+	fn := ctxorigin.Callee(o.Call.Common())
+	if fn == nil {
+		return "a context with no deadline"
+	}
+	if o.Kind == ctxorigin.Detached {
+		return "context." + fn.Name() + "(...)"
+	}
+	return "context." + fn.Name() + "()"
+}

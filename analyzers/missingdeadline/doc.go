@@ -1,0 +1,57 @@
+// Package missingdeadline defines an Analyzer that reports unary gRPC client calls made with
+// a ctx that has no deadline.
+//
+// # Analyzer missingdeadline
+//
+// missingdeadline: report unary gRPC client calls whose ctx has no deadline
+//
+// On the client, a missing deadline is the commonest cause of hung programs: a unary RPC made
+// with context.Background() — or with a ctx derived from it only by WithCancel, WithValue,
+// signal.NotifyContext, metadata.NewOutgoingContext and the like — waits for as long as the
+// server or the network takes. The first caller at the edge (a CLI, a cron job, a worker)
+// decides the budget; when it does not, every downstream service inherits an unbounded one.
+//
+//	func main() {
+//		ctx := context.Background()
+//		item, err := client.GetItem(ctx, &pb.GetItemRequest{Id: id}) // reported
+//	}
+//
+// Fix it with ctx, cancel := context.WithTimeout(ctx, 5*time.Second); defer cancel().
+//
+// Client calls are recognised by type: methods of a generated grpc-go client (first parameter
+// a context.Context, last ...grpc.CallOption, results (*Message, error)), connect-go unary
+// client methods ((ctx, *connect.Request[T]) (*connect.Response[U], error)),
+// grpc.ClientConnInterface.Invoke and (*grpc.ClientConn).Invoke, and the APIs listed in
+// -missingdeadline.clientapis.
+//
+// The check is interprocedural. A function that passes its ctx parameter to such a call
+// without adding a deadline is checked at its callers instead, in this package and, through a
+// fact, in the packages that import it; the finding is reported at the call that supplies the
+// deadline-less ctx, with related positions down to the client call.
+//
+// Not reported:
+//   - calls in request scope (handlers, server interceptors, closures created in them): they
+//     inherit the caller's deadline, and a dropped one there is ctxbackground's finding;
+//   - a ctx that comes from the request, from a parameter, field or global whose origin is
+//     not visible, or through a function whose body is not visible;
+//   - streaming calls (NewStream, grpc.NewClientStream, server-, client- and bidi-streaming
+//     client methods): a total deadline is the wrong tool for a long-lived stream; use
+//     keepalive and heartbeats. -missingdeadline.streams reports them too;
+//   - calls through a client or *grpc.ClientConn built in the same package by grpc.NewClient,
+//     grpc.Dial or grpc.DialContext with grpc.WithUnaryInterceptor(f) or
+//     grpc.WithChainUnaryInterceptor(..., f, ...), where f is a function or function literal of
+//     the package (or what a function of the package returns) whose body calls Deadline() on a
+//     context.Context and calls its grpc.UnaryInvoker with a ctx that, on some path, comes
+//     through context.WithTimeout, WithDeadline or their …Cause forms. Every way the client
+//     value is computed — locals, phis, struct fields and globals assigned in the package,
+//     functions of the package returning it, generated NewXxxClient(cc) constructors — must
+//     lead to such a connection;
+//   - calls in _test.go files, unless -missingdeadline.tests is set, and generated files.
+//
+// Flags:
+//
+//	-missingdeadline.streams     also report streaming client calls
+//	-missingdeadline.tests       also report calls in _test.go files
+//	-missingdeadline.clientapis  comma-separated extra unary client-call APIs, written
+//	                             pkgpath.Func or pkgpath.Type.Method (hand-written wrappers)
+package missingdeadline

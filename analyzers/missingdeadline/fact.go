@@ -1,0 +1,49 @@
+package missingdeadline
+
+import (
+	"fmt"
+	"strings"
+)
+
+// needsDeadline is the object fact of a function whose ctx parameter reaches a unary client
+// call without a deadline being added on the way: a call to it is checked like the client
+// call itself, with the argument for that parameter as its ctx.
+type needsDeadline struct {
+	// Param is the index of the ctx parameter among the function's SSA parameters (the
+	// receiver of a method is parameter 0), so that it indexes the arguments of a static call.
+	Param int
+	// Path names the calls from the function down to the client call, the client call last:
+	// "Client.Item → CatalogClient.GetItem".
+	Path string
+}
+
+// AFact marks needsDeadline as an analysis fact.
+func (*needsDeadline) AFact() {}
+
+func (f *needsDeadline) String() string {
+	return fmt.Sprintf("needsDeadline(%d: %s)", f.Param, f.Path)
+}
+
+// arrow separates the calls of a path.
+const arrow = " → "
+
+// maxHops is the number of calls a path keeps; longer paths lose their middle.
+const maxHops = 4
+
+// prepend returns path with the call name in front, keeping at most maxHops calls.
+func prepend(name, path string) string {
+	hops := append([]string{name}, strings.Split(path, arrow)...)
+	if len(hops) > maxHops {
+		hops = append(hops[:maxHops-2], "…", hops[len(hops)-1])
+	}
+	return strings.Join(hops, arrow)
+}
+
+// split returns the client call at the end of path and the calls leading to it.
+func split(path string) (rpc, via string) {
+	i := strings.LastIndex(path, arrow)
+	if i < 0 {
+		return path, ""
+	}
+	return path[i+len(arrow):], path[:i]
+}

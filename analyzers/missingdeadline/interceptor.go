@@ -1,0 +1,309 @@
+package missingdeadline
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
+	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+// defaults decides whether a client or connection was built, in this package, on a
+// *grpc.ClientConn whose unary client interceptor sets a default deadline. Every way the value
+// can be computed must lead to such a connection; anything it cannot follow (a parameter, a
+// call into another package other than a client constructor) makes the answer false.
+type defaults struct {
+	info    *ctxssa.Info
+	stores  map[any][]ssa.Value // values stored to a struct field (*types.Var) or a global (*ssa.Global)
+	setsDDL map[*ssa.Function]bool
+}
+
+func newDefaults(info *ctxssa.Info) *defaults {
+	return &defaults{info: info, setsDDL: make(map[*ssa.Function]bool)}
+}
+
+// maxTrace bounds the values one question visits.
+const maxTrace = 500
+
+// exempt reports whether the client or connection v comes from a connection with a
+// deadline-setting unary interceptor on every path.
+func (d *defaults) exempt(v ssa.Value) bool {
+	if v == nil {
+		return false
+	}
+	t := &tracer{d: d, seen: make(map[ssa.Value]bool)}
+	return t.conn(v) && t.found
+}
+
+type tracer struct {
+	d     *defaults
+	seen  map[ssa.Value]bool
+	found bool // a connection with a defaulting interceptor was reached
+}
+
+// conn reports whether every source of v is a defaulting connection. Values already being
+// followed (a loop) add nothing.
+func (t *tracer) conn(v ssa.Value) bool {
+	if t.seen[v] {
+		return true
+	}
+	if t.seen[v] = true; len(t.seen) > maxTrace {
+		return false
+	}
+	switch v := v.(type) {
+	case *ssa.MakeInterface:
+		return t.conn(v.X)
+	case *ssa.ChangeInterface:
+		return t.conn(v.X)
+	case *ssa.ChangeType:
+		return t.conn(v.X)
+	case *ssa.Phi:
+		return t.all(v.Edges, t.conn)
+	case *ssa.Call:
+		return t.result(v, 0)
+	case *ssa.Extract:
+		if c, ok := v.Tuple.(*ssa.Call); ok {
+			return t.result(c, v.Index)
+		}
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return t.all(t.d.loaded(v.X), t.conn)
+		}
+	case *ssa.Field:
+		return t.all(t.d.storedTo(fieldVar(v.X.Type(), v.Field)), t.conn)
+	case *ssa.FreeVar:
+		return t.all(bindings(v), t.conn)
+	}
+	return false
+}
+
+// all reports whether f holds for every value of vs, and that there is at least one.
+func (t *tracer) all(vs []ssa.Value, f func(ssa.Value) bool) bool {
+	for _, v := range vs {
+		if !f(v) {
+			return false
+		}
+	}
+	return len(vs) > 0
+}
+
+// result follows result idx of a call: grpc.NewClient/Dial/DialContext are the connection
+// (checked for a defaulting interceptor), a generated NewXxxClient(cc) is its cc argument, and
+// a function of this package is the values it returns.
+func (t *tracer) result(call *ssa.Call, idx int) bool {
+	common := call.Common()
+	fn := ctxorigin.Callee(common)
+	if fn == nil || common.IsInvoke() {
+		return false
+	}
+	if isDial(fn) {
+		if last := len(common.Args) - 1; idx == 0 && last >= 0 && t.hasDefaultingInterceptor(common.Args[last]) {
+			t.found = true
+			return true
+		}
+		return false
+	}
+	if callee := common.StaticCallee(); callee != nil && callee.Blocks != nil && callee.Pkg == t.d.info.Pkg {
+		return t.all(returned(callee, idx), t.conn)
+	}
+	if cc := connArg(common); cc != nil {
+		return t.conn(cc)
+	}
+	return false
+}
+
+// isDial reports whether fn creates a *grpc.ClientConn from dial options.
+func isDial(fn *types.Func) bool {
+	for _, name := range []string{"NewClient", "Dial", "DialContext"} {
+		if typesutil.IsFunc(fn, typesutil.GRPCPath, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// connArg returns the one argument of a client constructor that is a gRPC connection
+// (grpc.ClientConnInterface or *grpc.ClientConn), or nil.
+func connArg(common *ssa.CallCommon) ssa.Value {
+	var cc ssa.Value
+	for _, a := range common.Args {
+		t := a.Type()
+		if typesutil.IsNamed(t, typesutil.GRPCPath, "ClientConnInterface") || typesutil.IsPointerToNamed(t, typesutil.GRPCPath, "ClientConn") {
+			if cc != nil {
+				return nil
+			}
+			cc = a
+		}
+	}
+	return cc
+}
+
+// hasDefaultingInterceptor reports whether the dial options opts (the variadic slice of a
+// grpc.NewClient call) include grpc.WithUnaryInterceptor(f) or grpc.WithChainUnaryInterceptor(...,
+// f, ...) with an f that sets a default deadline.
+func (t *tracer) hasDefaultingInterceptor(opts ssa.Value) bool {
+	for _, opt := range elements(opts, 0) {
+		call, ok := unwrap(opt).(*ssa.Call)
+		if !ok {
+			continue
+		}
+		fn := ctxorigin.Callee(call.Common())
+		args := call.Common().Args
+		switch {
+		case typesutil.IsFunc(fn, typesutil.GRPCPath, "WithUnaryInterceptor") && len(args) == 1:
+			if t.d.defaulting(args[0], 0) {
+				return true
+			}
+		case typesutil.IsFunc(fn, typesutil.GRPCPath, "WithChainUnaryInterceptor") && len(args) == 1:
+			for _, f := range elements(args[0], 0) {
+				if t.d.defaulting(f, 0) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// maxDepth bounds the nesting elements and defaulting follow.
+const maxDepth = 8
+
+// elements returns the values a slice built in this package can hold: the elements of a
+// slice literal (or variadic arguments), through append, phis and local variables.
+func elements(s ssa.Value, depth int) []ssa.Value {
+	if depth > maxDepth {
+		return nil
+	}
+	var out []ssa.Value
+	switch s := s.(type) {
+	case *ssa.Slice:
+		if alloc, ok := s.X.(*ssa.Alloc); ok {
+			out = append(out, arrayStores(alloc)...)
+		}
+	case *ssa.Call:
+		if b, ok := s.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+			for _, a := range s.Call.Args {
+				out = append(out, elements(a, depth+1)...)
+			}
+		}
+	case *ssa.Phi:
+		for _, e := range s.Edges {
+			out = append(out, elements(e, depth+1)...)
+		}
+	case *ssa.UnOp:
+		if alloc, ok := s.X.(*ssa.Alloc); ok && s.Op == token.MUL {
+			for _, v := range localStores(alloc) {
+				out = append(out, elements(v, depth+1)...)
+			}
+		}
+	}
+	return out
+}
+
+// arrayStores returns the values stored to the elements of the array alloc.
+func arrayStores(alloc *ssa.Alloc) []ssa.Value {
+	var out []ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		ia, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, use := range *ia.Referrers() {
+			if st, ok := use.(*ssa.Store); ok && st.Addr == ia {
+				out = append(out, st.Val)
+			}
+		}
+	}
+	return out
+}
+
+// unwrap removes interface and type conversions.
+func unwrap(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			return v
+		}
+	}
+}
+
+// defaulting reports whether the interceptor value f — a function or literal of this package,
+// or what a factory function of this package returns — sets a default deadline.
+func (d *defaults) defaulting(f ssa.Value, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	switch f := unwrap(f).(type) {
+	case *ssa.Function:
+		return f.Pkg == d.info.Pkg && d.setsDefault(f)
+	case *ssa.MakeClosure:
+		fn, _ := f.Fn.(*ssa.Function)
+		return fn != nil && fn.Pkg == d.info.Pkg && d.setsDefault(fn)
+	case *ssa.Call:
+		callee := f.Common().StaticCallee()
+		if callee == nil || callee.Blocks == nil || callee.Pkg != d.info.Pkg {
+			return false
+		}
+		rets := returned(callee, 0)
+		for _, r := range rets {
+			if !d.defaulting(r, depth+1) {
+				return false
+			}
+		}
+		return len(rets) > 0
+	}
+	return false
+}
+
+// setsDefault reports whether the body of the unary client interceptor fn visibly sets a
+// default deadline: it calls Deadline() on a context.Context, and it calls its
+// grpc.UnaryInvoker parameter with a ctx that, on some path, comes through
+// context.WithTimeout, WithDeadline or their …Cause forms.
+func (d *defaults) setsDefault(fn *ssa.Function) bool {
+	if v, ok := d.setsDDL[fn]; ok {
+		return v
+	}
+	var invoker *ssa.Parameter
+	for _, p := range fn.Params {
+		if typesutil.IsNamed(p.Type(), typesutil.GRPCPath, "UnaryInvoker") {
+			invoker = p
+		}
+	}
+	checks, bounds := false, false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			common := call.Common()
+			switch {
+			case common.IsInvoke() && common.Method.Name() == "Deadline" && typesutil.IsContext(common.Value.Type()):
+				checks = true
+			case invoker != nil && common.Value == invoker && len(common.Args) > 0:
+				bounds = bounds || hasDeadlinePath(d.info.Origins.Of(common.Args[0]))
+			}
+		}
+	}
+	d.setsDDL[fn] = checks && bounds
+	return checks && bounds
+}
+
+// hasDeadlinePath reports whether some origin of a ctx has a deadline applied.
+func hasDeadlinePath(s ctxorigin.Set) bool {
+	for _, o := range s {
+		if o.Deadline {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,292 @@
+package missingdeadline
+
+import (
+	_ "embed"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
+	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
+	"github.com/deadlinelint/deadlinelint/internal/report"
+	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+const name = "missingdeadline"
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports unary client calls made with a ctx that has no deadline.
+var Analyzer = &analysis.Analyzer{
+	Name:      name,
+	Doc:       ruledoc.MustExtract(doc, name),
+	URL:       ruledoc.URL(name),
+	Requires:  []*analysis.Analyzer{ctxssa.Analyzer},
+	Run:       run,
+	FactTypes: []analysis.Fact{new(needsDeadline)},
+}
+
+// The rule's flags, -missingdeadline.<name> on the command line.
+var (
+	streams    bool
+	tests      bool
+	clientAPIs apiList
+)
+
+func init() {
+	Analyzer.Flags.BoolVar(&streams, "streams", false,
+		"also report streaming client calls (NewStream and server-, client- and bidi-streaming methods)")
+	Analyzer.Flags.BoolVar(&tests, "tests", false, "also report calls in _test.go files")
+	Analyzer.Flags.Var(&clientAPIs, "clientapis",
+		"comma-separated extra unary client-call APIs, as pkgpath.Func or pkgpath.Type.Method")
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[ctxssa.Analyzer].(*ctxssa.Result)
+	if res.External {
+		return nil, nil // dependencies' client wrappers are out of scope: no facts from them
+	}
+	rep := report.New(pass, res, name)
+	defer rep.Finish()
+	if !mayCallClients(res) {
+		return nil, nil
+	}
+	c := newChecker(pass, res, res.SSA())
+	c.collect()
+	c.propagate()
+	c.exportFacts()
+	c.report(rep)
+	return nil, nil
+}
+
+// mayCallClients reports, before any SSA work, whether the package can make a client call:
+// it must depend on gRPC or connect-go, or — when extra client APIs are listed — hold ctx
+// values at all.
+func mayCallClients(res *ctxssa.Result) bool {
+	return res.RPC || (len(clientAPIs) > 0 && res.Context)
+}
+
+// checker holds one package's analysis.
+type checker struct {
+	pass     *analysis.Pass
+	res      *ctxssa.Result
+	info     *ctxssa.Info
+	defaults *defaults
+	owned    map[*ssa.Function]bool    // functions whose calls are checked
+	sites    []*site                   // calls that may make an RPC, in source order
+	callers  map[*ssa.Function][]*site // sites calling each function of the package
+	needs    map[*ssa.Function]*need   // functions whose ctx param reaches an RPC without a deadline
+	exempts  map[*site]bool            // memo of the interceptor exemption
+}
+
+// site is a call that may make an RPC with its ctx argument: a client call, or a call to a
+// function whose ctx parameter reaches one.
+type site struct {
+	fn     *ssa.Function // the function making the call
+	instr  ssa.CallInstruction
+	rpc    *clientCall    // a client-call API
+	local  *ssa.Function  // a function of this package, which may need a deadline
+	fact   *needsDeadline // the fact of a function of another package
+	callee *types.Func    // the declared callee, nil for a function literal
+}
+
+// need records that a function's ctx parameter reaches an RPC without a deadline.
+type need struct {
+	param int    // index among the SSA parameters
+	path  string // the calls from the function down to the RPC
+	via   *site  // the call in the function (or a literal in it) that passes the ctx on
+}
+
+func newChecker(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info) *checker {
+	c := &checker{
+		pass: pass, res: res, info: info,
+		defaults: newDefaults(info),
+		owned:    make(map[*ssa.Function]bool),
+		callers:  make(map[*ssa.Function][]*site),
+		needs:    make(map[*ssa.Function]*need),
+		exempts:  make(map[*site]bool),
+	}
+	for _, fn := range info.Funcs {
+		c.owned[fn] = info.Scopes.Of(fn) == nil && (tests || !c.inTestFile(fn))
+	}
+	return c
+}
+
+// inTestFile reports whether fn is declared in a _test.go file.
+func (c *checker) inTestFile(fn *ssa.Function) bool {
+	f := c.pass.Fset.File(fn.Pos())
+	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
+}
+
+// collect finds the sites of the owned functions.
+func (c *checker) collect() {
+	for _, fn := range c.info.Funcs {
+		if !c.owned[fn] {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if s := c.site(fn, call); s != nil {
+					c.sites = append(c.sites, s)
+					if s.local != nil {
+						c.callers[s.local] = append(c.callers[s.local], s)
+					}
+				}
+			}
+		}
+	}
+}
+
+// site classifies a call, or returns nil when it cannot make an RPC.
+func (c *checker) site(fn *ssa.Function, call ssa.CallInstruction) *site {
+	common := call.Common()
+	obj := ctxorigin.Callee(common)
+	if obj != nil {
+		if rpc, ok := classify(common, obj, clientAPIs); ok {
+			if rpc.stream && !streams {
+				return nil
+			}
+			return &site{fn: fn, instr: call, rpc: &rpc, callee: obj}
+		}
+	}
+	callee := common.StaticCallee()
+	if common.IsInvoke() || callee == nil || typesutil.CtxParamIndex(common.Signature()) < 0 {
+		return nil
+	}
+	if o := callee.Origin(); o != nil {
+		callee = o
+	}
+	if callee.Pkg == c.info.Pkg && callee.Blocks != nil {
+		return &site{fn: fn, instr: call, local: callee, callee: obj}
+	}
+	if obj != nil && obj.Pkg() != c.pass.Pkg {
+		var f needsDeadline
+		if c.pass.ImportObjectFact(obj, &f) {
+			return &site{fn: fn, instr: call, fact: &f, callee: obj}
+		}
+	}
+	return nil
+}
+
+// target returns the ctx a site hands to an RPC without a deadline of its own, and the path
+// of calls down to that RPC; ok is false when the site makes no such RPC.
+func (c *checker) target(s *site) (ctx ssa.Value, path string, ok bool) {
+	args := s.instr.Common().Args
+	switch {
+	case s.rpc != nil:
+		if c.exempt(s) {
+			return nil, "", false
+		}
+		return s.rpc.ctx, s.rpc.name, true
+	case s.local != nil:
+		if n := c.needs[s.local]; n != nil && n.param < len(args) {
+			return args[n.param], prepend(funcName(s.local), n.path), true
+		}
+	case s.fact != nil:
+		if s.fact.Param >= 0 && s.fact.Param < len(args) {
+			return args[s.fact.Param], prepend(report.FuncName(s.callee), s.fact.Path), true
+		}
+	}
+	return nil, "", false
+}
+
+// exempt reports whether a unary client call goes through a connection whose interceptor sets
+// a default deadline.
+func (c *checker) exempt(s *site) bool {
+	if s.rpc == nil || s.rpc.stream || s.rpc.conn == nil {
+		return false
+	}
+	v, ok := c.exempts[s]
+	if !ok {
+		v = c.defaults.exempt(s.rpc.conn)
+		c.exempts[s] = v
+	}
+	return v
+}
+
+// propagate marks, from the RPCs outward, the functions whose ctx parameter reaches an RPC
+// with no deadline added on the way.
+func (c *checker) propagate() {
+	var queue []*site
+	for _, s := range c.sites {
+		if s.local == nil {
+			queue = append(queue, s)
+		}
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		ctx, path, ok := c.target(s)
+		if !ok {
+			continue
+		}
+		for _, o := range c.info.Origins.Of(ctx) {
+			if o.Kind != ctxorigin.Param || o.Deadline || o.Opaque {
+				continue
+			}
+			p := o.Param.Parent()
+			if !c.owned[p] || c.needs[p] != nil {
+				continue
+			}
+			c.needs[p] = &need{param: paramIndex(p, o.Param), path: path, via: s}
+			queue = append(queue, c.callers[p]...)
+		}
+	}
+}
+
+func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
+	for i, q := range fn.Params {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// exportFacts exports the needs of the package's exported functions and methods.
+func (c *checker) exportFacts() {
+	for _, fn := range c.info.Funcs {
+		n := c.needs[fn]
+		obj, ok := fn.Object().(*types.Func)
+		if n == nil || !ok || !obj.Exported() || obj.Pkg() != c.pass.Pkg {
+			continue
+		}
+		c.pass.ExportObjectFact(obj, &needsDeadline{Param: n.param, Path: n.path})
+	}
+}
+
+// report reports every site that hands an RPC a ctx created, on some path, from a root or
+// detached context with no deadline added.
+func (c *checker) report(rep *report.Reporter) {
+	for _, s := range c.sites {
+		ctx, path, ok := c.target(s)
+		if !ok {
+			continue
+		}
+		for _, o := range c.info.Origins.Of(ctx) {
+			if (o.Kind == ctxorigin.Root || o.Kind == ctxorigin.Detached) && !o.Deadline && !o.Opaque {
+				rep.Report(c.diagnostic(s, o, path))
+				break
+			}
+		}
+	}
+}
+
+// funcName names a function of the package in messages.
+func funcName(fn *ssa.Function) string {
+	if obj, ok := fn.Object().(*types.Func); ok {
+		return report.FuncName(obj)
+	}
+	if p := fn.Parent(); p != nil {
+		return "a function literal in " + funcName(p)
+	}
+	return fn.Name()
+}
