@@ -133,14 +133,7 @@ func diagnostic(res *ctxssa.Result, call *ssa.Call, why reason, unbounded []ctxo
 	d := analysis.Diagnostic{Pos: pos, End: end, Message: msg}
 	for _, s := range unbounded {
 		spos, _ := res.CallRange(s.Instr)
-		verb := "reaches"
-		if _, ok := s.Instr.(*ssa.Go); ok {
-			verb = "starts a goroutine with"
-		}
-		d.Related = append(d.Related, analysis.RelatedInformation{
-			Pos:     spos,
-			Message: fmt.Sprintf("%s %s with no deadline", verb, report.FuncName(s.Func)),
-		})
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: spos, Message: describe(s)})
 	}
 	sort.Slice(d.Related, func(i, j int) bool { return d.Related[i].Pos < d.Related[j].Pos })
 	return d, true
@@ -157,4 +150,19 @@ func spell(ce *ast.CallExpr) string {
 		return s
 	}
 	return short
+}
+
+// describe says, for a related position, what a sink does with the detached ctx.
+func describe(s ctxorigin.Sink) string {
+	callee := report.FuncName(s.Func)
+	if s.Func == nil && s.Instr.Common().StaticCallee() != nil {
+		callee = "a function literal"
+	}
+	switch s.Instr.(type) {
+	case *ssa.Go:
+		return fmt.Sprintf("runs %s on a goroutine with no deadline", callee)
+	case *ssa.Defer:
+		return fmt.Sprintf("defers %s with no deadline", callee)
+	}
+	return fmt.Sprintf("reaches %s with no deadline", callee)
 }

@@ -1,9 +1,12 @@
 package detach_test
 
 import (
+	"go/ast"
+	"go/token"
 	"path/filepath"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/deadlinelint/deadlinelint/analyzers/detach"
@@ -17,6 +20,42 @@ func testdata(t *testing.T) string {
 	return dir
 }
 
+// TestDetach runs the rule on its test packages, checking the // want comments, and that a
+// finding points at the work its detached ctx reaches.
 func TestDetach(t *testing.T) {
-	analysistest.Run(t, testdata(t), detach.Analyzer, "detach/basic", "detach/directives", "detach/generated", "detach/evil")
+	results := analysistest.Run(t, testdata(t), detach.Analyzer,
+		"detach/basic", "detach/directives", "detach/generated", "detach/evil", "detach/service")
+	want := map[string]string{
+		"Neither":               "reaches Orders.audit with no deadline",
+		"DetachedGoroutine":     "runs Orders.audit on a goroutine with no deadline",
+		"DetachedClosure":       "reaches store.Exec with no deadline",
+		"Deferred":              "defers Service.appendRaw with no deadline",
+		"GoLiteralDoesNotBound": "runs a function literal on a goroutine with no deadline",
+	}
+	got := make(map[string]string)
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			fn := enclosingFunc(r.Pass, d.Pos)
+			for _, rel := range d.Related {
+				got[fn] = rel.Message
+			}
+		}
+	}
+	for fn, msg := range want {
+		if got[fn] != msg {
+			t.Errorf("%s: related %q, want %q", fn, got[fn], msg)
+		}
+	}
+}
+
+// enclosingFunc names the function declaration holding pos.
+func enclosingFunc(pass *analysis.Pass, pos token.Pos) string {
+	for _, f := range pass.Files {
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Pos() <= pos && pos < fd.End() {
+				return fd.Name.Name
+			}
+		}
+	}
+	return ""
 }
