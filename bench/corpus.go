@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// corpusModules are the third-party modules the corpus module requires; their
+// versions are those the deadlinelint module itself pins.
+var corpusModules = []string{
+	"google.golang.org/grpc",
+	"golang.org/x/tools",
+	"google.golang.org/protobuf",
+}
+
+// A corpus is a named set of packages every tool analyses.
+type corpus struct {
+	name     string
+	patterns []string // what every tool is given on its command line
+	count    int      // number of packages the patterns match
+	deps     int      // number of packages in their import closure
+}
+
+// setupCorpusModule writes a module in dir that requires corpusModules at
+// the versions of the module rooted at root, and resolves its go.sum from
+// the module cache (or the module proxy) so that every tool can load the
+// packages read-only.
+func setupCorpusModule(ctx context.Context, root, dir string) error {
+	var req strings.Builder
+	for _, mod := range corpusModules {
+		v, err := goOutput(ctx, root, nil, "list", "-m", "-f", "{{.Version}}", mod)
+		if err != nil {
+			return fmt.Errorf("version of %s in %s: %v", mod, root, err)
+		}
+		fmt.Fprintf(&req, "\t%s %s\n", mod, strings.TrimSpace(v))
+	}
+	gomod := fmt.Sprintf("module deadlinelint.bench/corpus\n\ngo 1.26.0\n\nrequire (\n%s)\n", req.String())
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+		return err
+	}
+	patterns := []string{"std"}
+	for _, mod := range corpusModules {
+		patterns = append(patterns, mod+"/...")
+	}
+	args := append([]string{"list", "-mod=mod", "-e", "-deps"}, patterns...)
+	if _, err := goOutput(ctx, dir, nil, args...); err != nil {
+		return fmt.Errorf("resolving the corpus module: %v", err)
+	}
+	return nil
+}
+
+// resolveCorpus counts the packages of patterns in dir and their import
+// closure. Packages that do not load cleanly are dropped: if any is, the
+// corpus lists the clean packages explicitly instead of the patterns.
+func resolveCorpus(ctx context.Context, dir, name string, patterns []string) (corpus, error) {
+	format := `{{if or .Error .DepsErrors}}BAD {{end}}{{.ImportPath}}`
+	out, err := goOutput(ctx, dir, nil, append([]string{"list", "-e", "-f", format}, patterns...)...)
+	if err != nil {
+		return corpus{}, err
+	}
+	var clean []string
+	bad := 0
+	for _, line := range strings.Fields(strings.ReplaceAll(out, "BAD ", "BAD:")) {
+		if strings.HasPrefix(line, "BAD:") {
+			bad++
+			continue
+		}
+		clean = append(clean, line)
+	}
+	c := corpus{name: name, patterns: patterns, count: len(clean)}
+	if bad > 0 {
+		fmt.Fprintf(os.Stderr, "bench: %s: %d packages do not load cleanly; using the %d that do\n", name, bad, len(clean))
+		c.patterns = clean
+	}
+	deps, err := goOutput(ctx, dir, nil, append([]string{"list", "-deps"}, c.patterns...)...)
+	if err != nil {
+		return corpus{}, err
+	}
+	c.deps = len(strings.Fields(deps))
+	return c, nil
+}
+
+// scalingCorpora returns dependency-closed package sets of the given sizes:
+// prefixes of the dependency order (every package after its imports) of
+// std, grpc, x/tools and protobuf. Each set is its own import closure, so
+// its size is exactly the number of packages a tool loads.
+func scalingCorpora(ctx context.Context, dir string, sizes []int) ([]corpus, error) {
+	patterns := []string{"std"}
+	for _, mod := range corpusModules {
+		patterns = append(patterns, mod+"/...")
+	}
+	out, err := goOutput(ctx, dir, nil, append([]string{"list", "-deps"}, patterns...)...)
+	if err != nil {
+		return nil, err
+	}
+	var order []string
+	for _, p := range strings.Fields(out) {
+		if p != "unsafe" { // not a package any tool analyses
+			order = append(order, p)
+		}
+	}
+	var cs []corpus
+	for _, n := range sizes {
+		n = min(n, len(order))
+		cs = append(cs, corpus{
+			name:     fmt.Sprintf("first %d", n),
+			patterns: order[:n],
+			count:    n,
+			deps:     n,
+		})
+	}
+	return cs, nil
+}
+
+// goOutput runs the go command in dir and returns its standard output.
+func goOutput(ctx context.Context, dir string, env []string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, lastLines(stderr.String(), 10))
+	}
+	return string(out), nil
+}
+
+// lastLines returns at most n trailing lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

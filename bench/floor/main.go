@@ -1,0 +1,139 @@
+// Command floor is the benchmark's baseline: a minimal analysis driver that
+// loads and type-checks packages the way deadlinelint's standalone driver
+// does (packages.Load, then checker.Analyze) and runs a suite that does
+// next to nothing, so that its cost is the floor any analyzer pays.
+//
+// Usage:
+//
+//	floor [-suite noop|ssa|vet] [-mode auto|syntax|allsyntax] [-test=false] patterns...
+//
+// Suites:
+//
+//	noop  one analyzer whose run does nothing (floor a)
+//	ssa   one analyzer that requires buildssa: SSA for every root package (floor b)
+//	vet   go vet's default analyzers, for comparing vet's suite on the same driver
+//
+// The load mode follows the x/tools rule by default (auto): a suite whose
+// analyzers carry facts needs the syntax of every dependency.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/packages"
+)
+
+func main() {
+	suiteName := flag.String("suite", "noop", "analyzers to run: noop, ssa or vet")
+	modeName := flag.String("mode", "auto", "load mode: auto, syntax or allsyntax")
+	tests := flag.Bool("test", true, "also analyse test packages")
+	flag.Parse()
+	if err := run(*suiteName, *modeName, *tests, flag.Args()); err != nil {
+		fmt.Fprintf(os.Stderr, "floor: %v\n", err)
+		os.Exit(2)
+	}
+}
+
+func run(suiteName, modeName string, tests bool, patterns []string) error {
+	suite, err := suiteByName(suiteName)
+	if err != nil {
+		return err
+	}
+	mode, err := loadMode(modeName, suite)
+	if err != nil {
+		return err
+	}
+	cfg := &packages.Config{Mode: mode, Tests: tests}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return err
+	}
+	if n := packages.PrintErrors(pkgs); n > 0 {
+		fmt.Fprintf(os.Stderr, "floor: %d load errors (analysis continues)\n", n)
+	}
+	graph, err := checker.Analyze(suite, pkgs, nil)
+	if err != nil {
+		return err
+	}
+	diags := 0
+	for act := range graph.All() {
+		if act.IsRoot {
+			diags += len(act.Diagnostics)
+		}
+	}
+	fmt.Fprintf(os.Stderr, "floor: %d root packages, %d diagnostics\n", len(pkgs), diags)
+	return nil
+}
+
+// noop does nothing: running it costs only loading and type-checking.
+var noop = &analysis.Analyzer{
+	Name: "noop",
+	Doc:  "does nothing; measures the cost of loading and type-checking",
+	Run:  func(*analysis.Pass) (any, error) { return nil, nil },
+}
+
+// ssaOnly forces SSA construction for every root package.
+var ssaOnly = &analysis.Analyzer{
+	Name:     "ssaonly",
+	Doc:      "builds SSA and nothing else; measures the cost of SSA construction",
+	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Run:      func(*analysis.Pass) (any, error) { return nil, nil },
+}
+
+func suiteByName(name string) ([]*analysis.Analyzer, error) {
+	switch name {
+	case "noop":
+		return []*analysis.Analyzer{noop}, nil
+	case "ssa":
+		return []*analysis.Analyzer{ssaOnly}, nil
+	case "vet":
+		return vetSuite, nil
+	}
+	return nil, fmt.Errorf("unknown suite %q (want noop, ssa or vet)", name)
+}
+
+// loadMode returns the packages.Load mode. auto is the rule x/tools'
+// checkers apply: syntax for every dependency when some analyzer, or one
+// it requires, carries facts; export data for dependencies otherwise.
+func loadMode(name string, suite []*analysis.Analyzer) (packages.LoadMode, error) {
+	var mode packages.LoadMode
+	switch name {
+	case "auto":
+		mode = packages.LoadSyntax
+		if needFacts(suite) {
+			mode = packages.LoadAllSyntax
+		}
+	case "syntax":
+		mode = packages.LoadSyntax
+	case "allsyntax":
+		mode = packages.LoadAllSyntax
+	default:
+		return 0, fmt.Errorf("unknown load mode %q (want auto, syntax or allsyntax)", name)
+	}
+	return mode | packages.NeedModule, nil
+}
+
+// needFacts reports whether any analyzer in the closure of suite under
+// Requires declares fact types.
+func needFacts(suite []*analysis.Analyzer) bool {
+	seen := make(map[*analysis.Analyzer]bool)
+	var visit func([]*analysis.Analyzer) bool
+	visit = func(as []*analysis.Analyzer) bool {
+		for _, a := range as {
+			if seen[a] {
+				continue
+			}
+			seen[a] = true
+			if len(a.FactTypes) > 0 || visit(a.Requires) {
+				return true
+			}
+		}
+		return false
+	}
+	return visit(suite)
+}
