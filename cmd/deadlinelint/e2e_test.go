@@ -337,3 +337,26 @@ func TestVersionAndHelp(t *testing.T) {
 		t.Errorf("-help: exit %d\n%s", h.code, h.stdout)
 	}
 }
+
+// TestRuleSelectionInBothModes checks that -RULE, -RULE=false and a
+// rule's own flags mean the same in both modes.
+func TestRuleSelectionInBothModes(t *testing.T) {
+	dir := fixture(t)
+	for _, tc := range []struct {
+		flags []string
+		code  int
+	}{
+		{[]string{"-ctxbackground"}, 1},
+		{[]string{"-ctxbackground=false"}, 0},
+		{[]string{"-detach"}, 0},
+		{[]string{"-missingdeadline.streams", "-ctxbackground"}, 1},
+	} {
+		args := append(tc.flags, "./consumer")
+		if r := vet(t, dir, args...); r.code != tc.code {
+			t.Errorf("go vet %s: exit %d, want %d\n%s", strings.Join(args, " "), r.code, tc.code, r.stderr)
+		}
+		if r := deadlinelint(t, dir, args...); r.code != tc.code {
+			t.Errorf("deadlinelint %s: exit %d, want %d\n%s", strings.Join(args, " "), r.code, tc.code, r.stderr)
+		}
+	}
+}

@@ -35,8 +35,13 @@ func startProgress(w io.Writer) *progress {
 	if !isTerminal(w) {
 		return nil
 	}
+	return newProgress(w, progressDelay)
+}
+
+// newProgress starts a progress line on w that appears after delay.
+func newProgress(w io.Writer, delay time.Duration) *progress {
 	p := &progress{w: w, start: time.Now(), base: actionsDone.Load(), stop: make(chan struct{}), done: make(chan struct{})}
-	go p.loop()
+	go p.loop(delay)
 	return p
 }
 
@@ -59,9 +64,9 @@ func (p *progress) setStage(stage string) {
 	p.mu.Unlock()
 }
 
-func (p *progress) loop() {
+func (p *progress) loop(delay time.Duration) {
 	defer close(p.done)
-	timer := time.NewTimer(progressDelay)
+	timer := time.NewTimer(delay)
 	defer timer.Stop()
 	select {
 	case <-p.stop:
