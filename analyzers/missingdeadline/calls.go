@@ -49,13 +49,13 @@ func isConnMethod(fn *types.Func, name string) bool {
 }
 
 // argFor returns the argument a call passes for declared parameter i of fn (receiver not
-// counted), or nil. Invoke-mode calls leave the receiver out of Args; static method calls
-// put it first.
+// counted), or nil. Static method calls put the receiver first in Args; invoke-mode calls and
+// calls of a method value ($bound) leave it out.
 func argFor(common *ssa.CallCommon, fn *types.Func, i int) ssa.Value {
 	if i < 0 {
 		return nil
 	}
-	if fn.Signature().Recv() != nil && !common.IsInvoke() {
+	if !common.IsInvoke() && common.Signature().Recv() != nil {
 		i++
 	}
 	if i >= len(common.Args) {
@@ -71,6 +71,11 @@ func receiver(common *ssa.CallCommon) ssa.Value {
 		return common.Value
 	case common.Signature().Recv() != nil && len(common.Args) > 0:
 		return common.Args[0]
+	}
+	if mc, ok := common.Value.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
+		if fn, ok := mc.Fn.(*ssa.Function); ok && fn.Synthetic != "" {
+			return mc.Bindings[0] // a method value: the bound receiver
+		}
 	}
 	return nil
 }

@@ -20,5 +20,6 @@ func testdata(t *testing.T) string {
 func TestMissingDeadline(t *testing.T) {
 	analysistest.Run(t, testdata(t), missingdeadline.Analyzer,
 		"missingdeadline/cli",
+		"missingdeadline/chain/client", "missingdeadline/chain/service", "missingdeadline/chain/cmd",
 	)
 }

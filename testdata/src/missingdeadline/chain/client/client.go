@@ -1,0 +1,66 @@
+// Package client is a hand-written wrapper around the generated catalog client: the first
+// of three packages a deadline-less ctx travels through.
+package client
+
+import (
+	"context"
+	"time"
+
+	"example.com/gen/catalogpb"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+)
+
+// Client wraps the generated client.
+type Client struct {
+	rpc catalogpb.CatalogClient
+}
+
+// New returns a Client on cc.
+func New(cc grpc.ClientConnInterface) *Client {
+	return &Client{rpc: catalogpb.NewCatalogClient(cc)}
+}
+
+// Item passes its caller's ctx to the RPC: its callers decide the deadline.
+func (c *Client) Item(ctx context.Context, id string) (*catalogpb.Item, error) { // want Item:`needsDeadline\(1: CatalogClient.GetItem\)`
+	ctx = metadata.AppendToOutgoingContext(ctx, "x-caller", "client")
+	return c.rpc.GetItem(ctx, &catalogpb.GetItemRequest{Id: id})
+}
+
+// BoundedItem gives every call its own budget: no fact.
+func (c *Client) BoundedItem(ctx context.Context, id string) (*catalogpb.Item, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	return c.rpc.GetItem(ctx, &catalogpb.GetItemRequest{Id: id})
+}
+
+// Items fetches concurrently; the goroutines capture ctx.
+func (c *Client) Items(ctx context.Context, ids []string) []*catalogpb.Item { // want Items:`needsDeadline\(1: client.fetch → CatalogClient.GetItem\)`
+	out := make([]*catalogpb.Item, len(ids))
+	done := make(chan struct{})
+	for i, id := range ids {
+		go func() {
+			out[i], _ = fetch(ctx, c.rpc, id)
+			done <- struct{}{}
+		}()
+	}
+	for range ids {
+		<-done
+	}
+	return out
+}
+
+// fetch is unexported: its need stays in the package.
+func fetch(ctx context.Context, rpc catalogpb.CatalogClient, id string) (*catalogpb.Item, error) {
+	return rpc.GetItem(ctx, &catalogpb.GetItemRequest{Id: id})
+}
+
+// Warm makes its own deadline-less ctx: reported here, no fact.
+func (c *Client) Warm() {
+	_, _ = c.rpc.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "warm"}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\)`
+}
+
+// Tag derives a ctx; callers in other packages cannot see its body.
+func Tag(ctx context.Context) context.Context {
+	return metadata.AppendToOutgoingContext(ctx, "x-tag", "1")
+}
