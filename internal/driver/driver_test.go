@@ -217,3 +217,15 @@ func TestHelp(t *testing.T) {
 		t.Errorf("help nosuch: exit %d, stderr %s", r.code, r.stderr)
 	}
 }
+
+func TestBuildTags(t *testing.T) {
+	dir := fixture(t, "basic")
+	r := run(t, dir, "-badcall", "-test=false", "-tags=special", "./a")
+	if r.code != ExitFindings || !strings.Contains(r.stdout, "a/tagged.go:5:9: call to bad (badcall)\n") {
+		t.Errorf("-tags=special: exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+	r = run(t, dir, "-badcall", "-test=false", "./a")
+	if strings.Contains(r.stdout, "tagged.go") {
+		t.Errorf("without -tags, tagged.go was analysed:\n%s", r.stdout)
+	}
+}

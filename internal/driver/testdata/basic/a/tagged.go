@@ -1,0 +1,5 @@
+//go:build special
+
+package a
+
+var _ = bad(4)
