@@ -150,7 +150,10 @@ func (r *Resolver) viaBindings(fv *ssa.FreeVar, f func(ssa.Value) Set) Set {
 func (r *Resolver) load(addr ssa.Value, pos token.Pos) Set {
 	switch a := addr.(type) {
 	case *ssa.Alloc:
-		return r.stored(a)
+		if s := r.stored(a); len(s) > 0 {
+			return s
+		}
+		return unknown // never assigned here
 	case *ssa.FreeVar: // a variable captured by reference
 		return r.viaBindings(a, func(b ssa.Value) Set { return r.load(b, pos) })
 	case *ssa.Global:
@@ -166,7 +169,7 @@ func (r *Resolver) load(addr ssa.Value, pos token.Pos) Set {
 func (r *Resolver) stored(addr ssa.Value) Set {
 	refs := addr.Referrers()
 	if refs == nil {
-		return unknown
+		return nil
 	}
 	var sets []Set
 	for _, ref := range *refs {
@@ -187,9 +190,6 @@ func (r *Resolver) stored(addr ssa.Value) Set {
 		default:
 			sets = append(sets, unknown)
 		}
-	}
-	if len(sets) == 0 {
-		return unknown
 	}
 	return union(sets...)
 }

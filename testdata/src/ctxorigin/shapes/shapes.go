@@ -1,0 +1,114 @@
+// Package shapes pins down the origin the resolver computes for each SSA shape: every sink
+// below is annotated with the origin set the test analyzer prints.
+package shapes
+
+import (
+	"context"
+	"iter"
+	"os"
+	"os/signal"
+	"time"
+
+	"ctxorigin/lib"
+	"example.com/gen/catalogpb"
+	"golang.org/x/sync/errgroup"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+)
+
+func use(ctx context.Context) {}
+
+type Repo interface{ Load(ctx context.Context) }
+
+var global context.Context
+
+type Server struct {
+	catalogpb.UnimplementedCatalogServer
+	base context.Context
+	repo Repo
+	flag bool
+	ch   chan context.Context
+}
+
+func (s *Server) load(ctx context.Context) {}
+
+func withBudget(ctx context.Context) context.Context {
+	c, _ := context.WithTimeout(ctx, time.Second)
+	return c
+}
+
+func fresh() context.Context { return context.Background() }
+
+func pick[T any](ctx context.Context, _ T) context.Context { return ctx }
+
+func each(ctx context.Context) iter.Seq[int] { return func(yield func(int) bool) {} }
+
+func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	use(ctx) // want `\[request\]`
+	tctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	use(tctx)                                  // want `\[request\+deadline\]`
+	use(context.WithValue(tctx, "k", 1))       // want `\[request\+deadline\]`
+	use(metadata.NewOutgoingContext(ctx, nil)) // want `\[request\]`
+	use(context.WithoutCancel(ctx))            // want `\[detached\]`
+	d, dcancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer dcancel()
+	use(d) // want `\[detached\+deadline\]`
+	_, gctx := errgroup.WithContext(ctx)
+	use(gctx) // want `\[request\]`
+	sctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	use(sctx) // want `\[root\]`
+	c := ctx
+	if s.flag {
+		c = context.TODO()
+	}
+	use(c)                        // want `\[request root\]`
+	use(s.base)                   // want `\[field base\]`
+	use(global)                   // want `\[global global\]`
+	use(<-s.ch)                   // want `\[unknown\]`
+	use(withBudget(ctx))          // want `\[request\+deadline\]`
+	use(fresh())                  // want `\[root\]`
+	use(pick(ctx, 1))             // want `\[request\]`
+	use(lib.WithTenant(ctx, "t")) // want `\[request\+opaque\]`
+	s.repo.Load(ctx)              // want `\[request\]`
+	s.load(ctx)                   // want `\[request\]`
+	f := s.load
+	f(ctx)         // want `\[request\]`
+	defer use(ctx) // want `\[request\]`
+	go use(ctx)    // want `\[request\]`
+	func() {
+		use(ctx) // want `\[request\]`
+	}()
+	v := ctx
+	reset := func() { v = context.Background() }
+	reset()
+	func() {
+		use(v) // want `\[request root\]`
+	}()
+	for range each(ctx) { // want `\[request\]`
+		use(ctx) // want `\[request\]`
+	}
+	{
+		ctx := context.Background()
+		use(ctx) // want `\[root\]`
+	}
+	return nil, nil
+}
+
+func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream grpc.ServerStreamingServer[catalogpb.Item]) error {
+	use(stream.Context()) // want `\[request\]`
+	sctx := stream.Context()
+	go func() {
+		use(sctx) // want `\[request\]`
+	}()
+	return nil
+}
+
+// helper is not a request scope: its ctx is a parameter.
+func helper(ctx context.Context) {
+	use(ctx) // want `\[param ctx\]`
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	use(cctx) // want `\[param ctx\]`
+}
