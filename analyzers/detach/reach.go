@@ -10,8 +10,9 @@ import (
 //
 // A sink whose callee has a body in the package is not work by itself: the ctx becomes the
 // callee's parameter, and the callee does unbounded work only if that parameter reaches, with
-// no deadline added, a sink that is work. Any other sink (a function of another package, an
-// interface method, a func value) is work.
+// no deadline added, a sink that is work. A call that only reads from, or logs with, its ctx
+// (accessors.go) is not work. Any other sink (a function of another package, an interface
+// method, a func value) is work.
 type reach struct {
 	origins *ctxorigin.Resolver
 	memo    map[*ssa.Parameter]bool
@@ -73,6 +74,9 @@ func unbounded(o ctxorigin.Origin) bool { return !o.Deadline && !o.Opaque }
 
 // isWork reports whether sink s does work with its ctx that is not bounded further down.
 func (r *reach) isWork(s ctxorigin.Sink) bool {
+	if isReader(s.Func) {
+		return false
+	}
 	common := s.Instr.Common()
 	callee := common.StaticCallee()
 	if callee == nil {
