@@ -20,7 +20,8 @@
 //     captures it, anywhere in the package — on a path where no context.WithTimeout,
 //     WithDeadline, WithTimeoutCause or WithDeadlineCause is applied. A call to a function of the
 //     same package is looked into: it is work only if that function hands the ctx to work with
-//     no deadline of its own; or
+//     no deadline of its own. Logging with the ctx (log/slog) and reading values out of it
+//     (gRPC metadata, peer, method, the trace span) are not work; or
 //   - no comment says why. A reason is a comment on the line of the call or of the first line
 //     of its statement, on its own line directly above the statement (or directly above the
 //     call, inside a multi-line statement), or a //deadlinelint:detach <reason> directive there.
@@ -34,7 +35,9 @@
 // package that returns a ctx) is reported only when the reason is missing: where the work
 // happens, and whether it is bounded there, is out of sight. For the same reason nothing is
 // said about unboundedness when the detached ctx passes through a function whose body is not
-// visible before it reaches work.
+// visible before it reaches work, nor when it reaches work only through a variable captured
+// by a closure that is re-assigned with a deadline: which of the stored values the closure
+// sees is not known.
 //
 // The rule applies to all user code, not only to request scopes; never to generated files or
 // to dependencies. The older detach idiom — a context.Background() into which values of the
