@@ -70,15 +70,34 @@ func (c *checker) selectsTwin(sel *ast.SelectorExpr, recv types.Type, pkg *types
 	if got, ok := lookupMethod(t, false, pkg, twin); ok {
 		return got.Origin() == want
 	}
-	id, ok := ast.Unparen(sel.X).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	if _, isVar := c.pass.TypesInfo.Uses[id].(*types.Var); !isVar {
+	if !c.addressable(sel.X) {
 		return false
 	}
 	got, ok := lookupMethod(t, true, pkg, twin)
 	return ok && got.Origin() == want
+}
+
+// addressable reports whether e denotes an addressable operand (a variable, a pointer
+// indirection, a field of one, or a slice element), so that &e's methods can be called on it.
+func (c *checker) addressable(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		_, ok := c.pass.TypesInfo.Uses[e].(*types.Var)
+		return ok
+	case *ast.StarExpr:
+		return true
+	case *ast.SelectorExpr:
+		s, ok := c.pass.TypesInfo.Selections[e]
+		return ok && s.Kind() == types.FieldVal && (s.Indirect() || c.addressable(e.X))
+	case *ast.IndexExpr:
+		switch c.pass.TypesInfo.TypeOf(e.X).Underlying().(type) {
+		case *types.Slice:
+			return true
+		case *types.Array:
+			return c.addressable(e.X)
+		}
+	}
+	return false
 }
 
 // lookupMethod finds the method name of t, possibly promoted, seen from pkg.
