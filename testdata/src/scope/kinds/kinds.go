@@ -1,0 +1,82 @@
+// Package kinds pins down which functions are request scopes, and of which kind.
+package kinds
+
+import (
+	"context"
+
+	"connectrpc.com/connect"
+	"example.com/gen/catalogpb"
+	"example.com/gen/greetconnect"
+	"example.com/gen/greetv1"
+	"example.com/gen/legacypb"
+	"google.golang.org/grpc"
+)
+
+type Catalog struct {
+	catalogpb.UnimplementedCatalogServer
+}
+
+func NewCatalog() *Catalog { return &Catalog{} }
+
+func (c *Catalog) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) { // want `unary Catalog.GetItem ctx=ctx`
+	go func() {}() // want `closure Catalog.GetItem`
+	return nil, nil
+}
+
+func (c *Catalog) ListItems(req *catalogpb.ListItemsRequest, stream grpc.ServerStreamingServer[catalogpb.Item]) error { // want `streaming Catalog.ListItems stream=stream`
+	return nil
+}
+
+func (c *Catalog) UploadItems(s grpc.ClientStreamingServer[catalogpb.Item, catalogpb.UploadSummary]) error { // want `streaming Catalog.UploadItems stream=s`
+	return nil
+}
+
+func (c *Catalog) Chat(s grpc.BidiStreamingServer[catalogpb.ChatMessage, catalogpb.ChatMessage]) error { // want `streaming Catalog.Chat stream=s`
+	return nil
+}
+
+func (c *Catalog) Close() error { return nil }
+
+func (c *Catalog) run(ctx context.Context) {}
+
+type Legacy struct {
+	legacypb.UnimplementedLegacyServer
+}
+
+func (l *Legacy) Ping(ctx context.Context, req *legacypb.PingRequest) (*legacypb.PingResponse, error) { // want `unary Legacy.Ping ctx=ctx`
+	return nil, nil
+}
+
+func (l *Legacy) Upload(s legacypb.Legacy_UploadServer) error { // want `streaming Legacy.Upload stream=s`
+	return nil
+}
+
+type Greeter struct {
+	greetconnect.UnimplementedGreetServiceHandler
+}
+
+func (g *Greeter) Greet(ctx context.Context, req *connect.Request[greetv1.GreetRequest]) (*connect.Response[greetv1.GreetResponse], error) { // want `connect Greeter.Greet ctx=ctx`
+	return nil, nil
+}
+
+func logUnary(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) { // want `interceptor logUnary ctx=ctx`
+	return h(ctx, req)
+}
+
+func logStream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error { // want `interceptor logStream stream=ss`
+	return h(srv, ss)
+}
+
+// consume is a marked queue consumer.
+//
+//deadlinelint:scope
+func consume(ctx context.Context, msg []byte) error { // want `marked consume ctx=ctx`
+	return nil
+}
+
+// lookalike has handler-shaped methods but implements no registered service.
+type lookalike struct{}
+
+func (lookalike) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	return nil, nil
+}
