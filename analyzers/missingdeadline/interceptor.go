@@ -54,6 +54,8 @@ func (t *tracer) conn(v ssa.Value) bool {
 		return false
 	}
 	switch v := v.(type) {
+	case *ssa.Const:
+		return v.IsNil() // a nil client makes no call: it neither exempts nor spoils
 	case *ssa.MakeInterface:
 		return t.conn(v.X)
 	case *ssa.ChangeInterface:

@@ -21,5 +21,6 @@ func TestMissingDeadline(t *testing.T) {
 	analysistest.Run(t, testdata(t), missingdeadline.Analyzer,
 		"missingdeadline/cli",
 		"missingdeadline/chain/client", "missingdeadline/chain/service", "missingdeadline/chain/cmd",
+		"missingdeadline/interceptor",
 	)
 }

@@ -1,0 +1,141 @@
+// Package interceptor holds clients whose connection sets a default deadline in a unary
+// client interceptor (not reported), and clients whose interceptors do not (reported).
+package interceptor
+
+import (
+	"context"
+	"log"
+	"time"
+
+	"example.com/gen/catalogpb"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+// defaultDeadline gives every call without a deadline one of 5s.
+func defaultDeadline(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+	}
+	return invoker(ctx, method, req, reply, cc, opts...)
+}
+
+// withDefault is a factory of the same interceptor.
+func withDefault(d time.Duration) grpc.UnaryClientInterceptor {
+	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		if _, ok := ctx.Deadline(); ok {
+			return invoker(ctx, method, req, reply, cc, opts...)
+		}
+		ctx, cancel := context.WithDeadline(ctx, time.Now().Add(d))
+		defer cancel()
+		return invoker(ctx, method, req, reply, cc, opts...)
+	}
+}
+
+// logging logs and passes the ctx on unchanged.
+func logging(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	log.Println("calling", method)
+	return invoker(ctx, method, req, reply, cc, opts...)
+}
+
+// warnOnly checks for a deadline but only complains.
+func warnOnly(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	if _, ok := ctx.Deadline(); !ok {
+		log.Println("no deadline for", method)
+	}
+	return invoker(ctx, method, req, reply, cc, opts...)
+}
+
+func creds() grpc.DialOption { return grpc.WithTransportCredentials(insecure.NewCredentials()) }
+
+// dialDefault returns a client on a connection with the default-deadline interceptor.
+func dialDefault(addr string) (catalogpb.CatalogClient, error) {
+	conn, err := grpc.NewClient(addr, creds(), grpc.WithUnaryInterceptor(defaultDeadline))
+	if err != nil {
+		return nil, err
+	}
+	return catalogpb.NewCatalogClient(conn), nil
+}
+
+type app struct {
+	catalog catalogpb.CatalogClient // default deadline from a chained interceptor
+	logged  catalogpb.CatalogClient // logging only
+	conn    *grpc.ClientConn        // default deadline, options built up in a slice
+}
+
+func newApp() (*app, error) {
+	chained, err := grpc.NewClient("catalog:443", creds(), grpc.WithChainUnaryInterceptor(logging, withDefault(time.Second)))
+	if err != nil {
+		return nil, err
+	}
+	plain, err := grpc.NewClient("catalog:443", creds(), grpc.WithUnaryInterceptor(logging))
+	if err != nil {
+		return nil, err
+	}
+	opts := []grpc.DialOption{creds()}
+	opts = append(opts, grpc.WithUnaryInterceptor(defaultDeadline))
+	conn, err := grpc.NewClient("catalog:443", opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &app{catalog: catalogpb.NewCatalogClient(chained), logged: catalogpb.NewCatalogClient(plain), conn: conn}, nil
+}
+
+func (a *app) run() {
+	ctx := context.Background()
+	_, _ = a.catalog.GetItem(ctx, &catalogpb.GetItemRequest{Id: "1"}) // the interceptor sets a deadline
+	_, _ = a.logged.GetItem(ctx, &catalogpb.GetItemRequest{Id: "2"})  // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\)`
+	_ = a.conn.Invoke(ctx, "/catalog.v1.Catalog/GetItem", nil, nil)   // the interceptor sets a deadline
+}
+
+func main() {
+	c, err := dialDefault("catalog:443")
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, _ = c.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "1"}) // the interceptor sets a deadline
+
+	warned, _ := grpc.NewClient("catalog:443", creds(), grpc.WithUnaryInterceptor(warnOnly))
+	_ = warned.Invoke(context.Background(), "/catalog.v1.Catalog/GetItem", nil, nil) // want `unary RPC ClientConn.Invoke is called`
+
+	a, _ := newApp()
+	a.run()
+	useConn(a.conn)
+}
+
+// useConn cannot know how conn was built: it is a parameter.
+func useConn(conn *grpc.ClientConn) {
+	client := catalogpb.NewCatalogClient(conn)
+	_, _ = client.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "p"}) // want `unary RPC CatalogClient.GetItem`
+}
+
+// either may return a client without the default.
+func either(fast bool) catalogpb.CatalogClient {
+	if fast {
+		c, _ := dialDefault("catalog:443")
+		return c
+	}
+	conn, _ := grpc.NewClient("catalog:443", creds())
+	return catalogpb.NewCatalogClient(conn)
+}
+
+func useEither() {
+	_, _ = either(true).GetItem(context.Background(), &catalogpb.GetItemRequest{}) // want `unary RPC CatalogClient.GetItem`
+}
+
+// global is assigned once, with the default interceptor.
+var global = mustDial()
+
+func mustDial() catalogpb.CatalogClient {
+	c, err := dialDefault("catalog:443")
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+func useGlobal() {
+	_, _ = global.GetItem(context.TODO(), &catalogpb.GetItemRequest{}) // the interceptor sets a deadline
+}
