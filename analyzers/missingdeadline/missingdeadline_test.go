@@ -21,6 +21,29 @@ func TestMissingDeadline(t *testing.T) {
 	analysistest.Run(t, testdata(t), missingdeadline.Analyzer,
 		"missingdeadline/cli",
 		"missingdeadline/chain/client", "missingdeadline/chain/service", "missingdeadline/chain/cmd",
-		"missingdeadline/interceptor",
+		"missingdeadline/interceptor", "missingdeadline/streams",
 	)
+}
+
+// setFlag sets one of the rule's flags for the rest of the test.
+func setFlag(t *testing.T, name, value string) {
+	t.Helper()
+	f := missingdeadline.Analyzer.Flags.Lookup(name)
+	if f == nil {
+		t.Fatalf("no flag -%s", name)
+	}
+	old := f.Value.String()
+	if err := f.Value.Set(value); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := f.Value.Set(old); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+func TestStreamsFlag(t *testing.T) {
+	setFlag(t, "streams", "true")
+	analysistest.Run(t, testdata(t), missingdeadline.Analyzer, "missingdeadline/streamsflag")
 }
