@@ -2,6 +2,7 @@ package ctxless
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -28,7 +29,11 @@ func (c *checker) edits(call ssa.CallInstruction, callee *types.Func, adv *advic
 	if adv.edit.extra != "" {
 		args += ", " + adv.edit.extra
 	}
-	if len(expr.Args) > 0 {
+	switch {
+	case len(expr.Args) == 0:
+	case c.line(expr.Args[0].Pos()) != c.line(expr.Lparen):
+		args += "," // the arguments start on the next line
+	default:
 		args += ", "
 	}
 	var edits []analysis.TextEdit
@@ -40,6 +45,9 @@ func (c *checker) edits(call ssa.CallInstruction, callee *types.Func, adv *advic
 		analysis.TextEdit{Pos: expr.Lparen + 1, End: expr.Lparen + 1, NewText: []byte(args)},
 	)
 }
+
+// line returns the line of pos.
+func (c *checker) line(pos token.Pos) int { return c.pass.Fset.Position(pos).Line }
 
 // selects reports whether sel denotes callee: a qualified identifier pkg.F, or a method
 // selection x.M (generic instantiations compared by origin).
