@@ -43,8 +43,8 @@ func legacy(client legacypb.LegacyClient) {
 // raw opens streams on the connection.
 func raw(conn *grpc.ClientConn, cc grpc.ClientConnInterface) {
 	desc := &grpc.StreamDesc{StreamName: "Watch", ServerStreams: true}
-	_, _ = conn.NewStream(context.Background(), desc, "/legacy.v1.Legacy/Watch") // want `streaming RPC ClientConn.NewStream`
-	_, _ = cc.NewStream(context.Background(), desc, "/legacy.v1.Legacy/Watch") // want `streaming RPC ClientConnInterface.NewStream`
+	_, _ = conn.NewStream(context.Background(), desc, "/legacy.v1.Legacy/Watch")             // want `streaming RPC ClientConn.NewStream`
+	_, _ = cc.NewStream(context.Background(), desc, "/legacy.v1.Legacy/Watch")               // want `streaming RPC ClientConnInterface.NewStream`
 	_, _ = grpc.NewClientStream(context.Background(), desc, conn, "/legacy.v1.Legacy/Watch") // want `streaming RPC grpc.NewClientStream`
 }
 
@@ -61,7 +61,7 @@ func follow(client catalogpb.CatalogClient) {
 func greet() {
 	client := greetconnect.NewGreetServiceClient(http.DefaultClient, "http://greet:8080")
 	ctx := context.Background()
-	_, _ = client.Greet(ctx, connect.NewRequest(&greetv1.GreetRequest{Name: "a"})) // want `unary RPC GreetServiceClient.Greet`
+	_, _ = client.Greet(ctx, connect.NewRequest(&greetv1.GreetRequest{Name: "a"}))             // want `unary RPC GreetServiceClient.Greet`
 	stream, _ := client.GreetStream(ctx, connect.NewRequest(&greetv1.GreetRequest{Name: "b"})) // want `streaming RPC GreetServiceClient.GreetStream`
 	for stream.Receive() {
 	}
