@@ -21,7 +21,7 @@ func TestMissingDeadline(t *testing.T) {
 	analysistest.Run(t, testdata(t), missingdeadline.Analyzer,
 		"missingdeadline/cli",
 		"missingdeadline/chain/client", "missingdeadline/chain/service", "missingdeadline/chain/cmd",
-		"missingdeadline/interceptor", "missingdeadline/streams",
+		"missingdeadline/interceptor", "missingdeadline/streams", "missingdeadline/handler", "missingdeadline/testfiles",
 	)
 }
 
@@ -46,4 +46,9 @@ func setFlag(t *testing.T, name, value string) {
 func TestStreamsFlag(t *testing.T) {
 	setFlag(t, "streams", "true")
 	analysistest.Run(t, testdata(t), missingdeadline.Analyzer, "missingdeadline/streamsflag")
+}
+
+func TestTestsFlag(t *testing.T) {
+	setFlag(t, "tests", "true")
+	analysistest.Run(t, testdata(t), missingdeadline.Analyzer, "missingdeadline/testfilesflag")
 }

@@ -1,0 +1,25 @@
+package testfilesflag
+
+import (
+	"context"
+	"testing"
+
+	"example.com/gen/catalogpb"
+)
+
+func TestFetch(t *testing.T) {
+	var c catalogpb.CatalogClient
+	if _, err := Fetch(context.Background(), c, "1"); err != nil { // want `testfilesflag.Fetch is called with a ctx from context.Background\(\)`
+		t.Fatal(err)
+	}
+	_, _ = c.GetItem(context.Background(), &catalogpb.GetItemRequest{}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\)`
+}
+
+// helper is in a test file: with -missingdeadline.tests its callers are checked.
+func helper(ctx context.Context, c catalogpb.CatalogClient) {
+	_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{})
+}
+
+func TestHelper(t *testing.T) {
+	helper(context.TODO(), nil) // want `testfilesflag.helper is called with a ctx from context.TODO\(\)`
+}
