@@ -115,13 +115,19 @@ func ctxAddedLater(call ssa.CallInstruction, callee *types.Func) bool {
 			if !ok {
 				continue
 			}
-			fn := ctxorigin.Callee(u.Common())
-			if fn != nil && typesutil.IsMethod(fn, "net/http", "Request", "WithContext") || typesutil.IsMethod(fn, "net/http", "Request", "Clone") {
+			if fn := ctxorigin.Callee(u.Common()); fn != nil && setsRequestCtx(fn) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// setsRequestCtx reports whether fn is (*http.Request).WithContext or Clone, which return a
+// copy of the request carrying the given ctx.
+func setsRequestCtx(fn *types.Func) bool {
+	return typesutil.IsMethod(fn, "net/http", "Request", "WithContext") ||
+		typesutil.IsMethod(fn, "net/http", "Request", "Clone")
 }
 
 // diagnostic builds the finding for call to callee in scope sc.
