@@ -52,3 +52,21 @@ func TestTestsFlag(t *testing.T) {
 	setFlag(t, "tests", "true")
 	analysistest.Run(t, testdata(t), missingdeadline.Analyzer, "missingdeadline/testfilesflag")
 }
+
+func TestClientAPIsFlag(t *testing.T) {
+	const store = "missingdeadline/clientapis/store"
+	setFlag(t, "clientapis", store+".Client.Get, "+store+".Lookup,"+store+".Getter.Get,"+store+".Typed.Load")
+	analysistest.Run(t, testdata(t), missingdeadline.Analyzer, "missingdeadline/clientapis/app")
+}
+
+func TestClientAPIsFlagRejectsBadNames(t *testing.T) {
+	f := missingdeadline.Analyzer.Flags.Lookup("clientapis")
+	for _, bad := range []string{"nodot", "example.com/pkg", "example.com/pkg.", "pkg..F", ".F"} {
+		if err := f.Value.Set(bad); err == nil {
+			t.Errorf("-clientapis=%s: no error", bad)
+		}
+	}
+	if got := f.Value.String(); got != "" {
+		t.Errorf("a rejected value changed the list to %q", got)
+	}
+}

@@ -1,0 +1,31 @@
+// Package app calls the hand-written store client; run with
+// -missingdeadline.clientapis=missingdeadline/clientapis/store.Client.Get,
+// missingdeadline/clientapis/store.Lookup, ...store.Getter.Get and ...store.Typed.Load.
+package app
+
+import (
+	"context"
+	"time"
+
+	"missingdeadline/clientapis/store"
+)
+
+// Run is the job's entry point.
+func Run(c *store.Client, g store.Getter, typed *store.Typed[int]) {
+	ctx := context.Background()
+	_, _ = c.Get(ctx, "a")        // want `unary RPC Client.Get is called with a ctx from context.Background\(\)`
+	_, _ = store.Lookup(ctx, "b") // want `unary RPC store.Lookup is called with a ctx from context.Background\(\)`
+	_, _ = g.Get(ctx, "c")        // want `unary RPC Getter.Get is called`
+	_, _ = typed.Load(ctx, "d")   // want `unary RPC Typed.Load is called`
+	_, _ = Sync(ctx, c)           // want `app.Sync is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC Client.Get`
+
+	bounded, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	_, _ = c.Get(bounded, "e")
+	_, _ = Sync(bounded, c)
+}
+
+// Sync passes its ctx to the store.
+func Sync(ctx context.Context, c *store.Client) (string, error) { // want Sync:`needsDeadline\(0: Client.Get\)`
+	return c.Get(ctx, "sync")
+}
