@@ -70,12 +70,13 @@ func sinksByRoot(info *ctxssa.Info) map[*ssa.Call][]ctxorigin.Sink {
 }
 
 // rootCalls returns the calls to context.Background and context.TODO in fn's own body whose
-// result is used as a context (not merely compared).
+// result is used as a context (not merely compared), other than the fallback of a nil check.
 func rootCalls(fn *ssa.Function) []*ssa.Call {
 	var out []*ssa.Call
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if call, ok := instr.(*ssa.Call); ok && ctxorigin.IsRootCall(ctxorigin.Callee(call.Common())) && !onlyCompared(call) {
+			if call, ok := instr.(*ssa.Call); ok && ctxorigin.IsRootCall(ctxorigin.Callee(call.Common())) &&
+				!onlyCompared(call) && !ctxorigin.NilGuarded(call) {
 				out = append(out, call)
 			}
 		}

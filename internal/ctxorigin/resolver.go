@@ -92,7 +92,7 @@ func (r *Resolver) compute(v ssa.Value) Set {
 		return union(sets...)
 	case *ssa.UnOp:
 		if v.Op == token.MUL {
-			return r.load(v.X, v.Pos())
+			return r.load(v.X, v, v.Pos())
 		}
 	case *ssa.Call:
 		return r.callResult(v, 0)
@@ -146,22 +146,172 @@ func (r *Resolver) viaBindings(fv *ssa.FreeVar, f func(ssa.Value) Set) Set {
 	return union(sets...)
 }
 
-// load returns the origins of the value loaded from addr.
-func (r *Resolver) load(addr ssa.Value, pos token.Pos) Set {
+// load returns the origins of the value loaded from addr by the instruction at.
+func (r *Resolver) load(addr ssa.Value, at ssa.Instruction, pos token.Pos) Set {
 	switch a := addr.(type) {
 	case *ssa.Alloc:
-		if s := r.stored(a); len(s) > 0 {
+		if s := r.storedAt(a, at, false); len(s) > 0 {
 			return s
 		}
 		return unknown // never assigned here
 	case *ssa.FreeVar: // a variable captured by reference
-		return r.viaBindings(a, func(b ssa.Value) Set { return r.load(b, pos) })
+		return r.capturedLoad(a, pos)
 	case *ssa.Global:
 		return Set{{Kind: Global, Global: a, Pos: pos}}
 	case *ssa.FieldAddr:
 		return r.fieldLoad(a, pos)
 	}
 	return unknown
+}
+
+// capturedLoad returns the origins of a load, inside a function literal, of a variable of the
+// enclosing function captured by reference: the values stored to it that reach the point
+// where the literal is created, and those stored later (the literal may run later).
+func (r *Resolver) capturedLoad(fv *ssa.FreeVar, pos token.Pos) Set {
+	fn := fv.Parent()
+	idx := -1
+	for i, x := range fn.FreeVars {
+		if x == fv {
+			idx = i
+		}
+	}
+	refs := fn.Referrers()
+	if idx < 0 || fn.Parent() == nil || refs == nil {
+		return unknown
+	}
+	var sets []Set
+	for _, ref := range *refs {
+		mc, ok := ref.(*ssa.MakeClosure)
+		if !ok || mc.Fn != fn {
+			continue
+		}
+		switch b := mc.Bindings[idx].(type) {
+		case *ssa.Alloc:
+			sets = append(sets, r.storedAt(b, mc, true))
+		case *ssa.FreeVar:
+			sets = append(sets, r.capturedLoad(b, pos))
+		default:
+			sets = append(sets, unknown)
+		}
+	}
+	if s := union(sets...); len(s) > 0 {
+		return s
+	}
+	return unknown
+}
+
+// storedAt returns the origins of the values of the local variable alloc that instruction at
+// can observe. When every assignment is a plain store in alloc's own function, that is the
+// stores reaching at (and, if later is set, those after it); otherwise every value ever
+// stored to it.
+func (r *Resolver) storedAt(alloc *ssa.Alloc, at ssa.Instruction, later bool) Set {
+	if at == nil || at.Parent() != alloc.Parent() || !onlyLocalStores(alloc) {
+		return r.stored(alloc)
+	}
+	stores := reachingStores(alloc, at)
+	if later {
+		stores = append(stores, storesAfter(alloc, at)...)
+	}
+	sets := make([]Set, len(stores))
+	for i, st := range stores {
+		sets[i] = r.of(st.Val)
+	}
+	return union(sets...)
+}
+
+// onlyLocalStores reports whether alloc is assigned only by stores in its own function: no
+// literal that captures it assigns it, and its address goes nowhere else.
+func onlyLocalStores(alloc ssa.Value) bool {
+	for _, ref := range *alloc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if ref.Addr != alloc {
+				return false
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			for i, b := range ref.Bindings {
+				if b == alloc && !onlyLocalStores(ref.Fn.(*ssa.Function).FreeVars[i]) {
+					return false
+				}
+				if b == alloc && hasStores(ref.Fn.(*ssa.Function).FreeVars[i]) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func hasStores(v ssa.Value) bool {
+	for _, ref := range *v.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == v {
+			return true
+		}
+	}
+	return false
+}
+
+// reachingStores returns the stores to alloc that reach instruction at: on each path
+// backwards from at, the first store met.
+func reachingStores(alloc *ssa.Alloc, at ssa.Instruction) []*ssa.Store {
+	var out []*ssa.Store
+	visited := make(map[*ssa.BasicBlock]bool)
+	var scan func(b *ssa.BasicBlock, upto int)
+	scan = func(b *ssa.BasicBlock, upto int) {
+		for i := upto - 1; i >= 0; i-- {
+			if st, ok := b.Instrs[i].(*ssa.Store); ok && st.Addr == alloc {
+				out = append(out, st)
+				return
+			}
+		}
+		for _, p := range b.Preds {
+			if !visited[p] {
+				visited[p] = true
+				scan(p, len(p.Instrs))
+			}
+		}
+	}
+	scan(at.Block(), indexOf(at))
+	return out
+}
+
+// storesAfter returns the stores to alloc reachable after instruction at.
+func storesAfter(alloc *ssa.Alloc, at ssa.Instruction) []*ssa.Store {
+	var out []*ssa.Store
+	collect := func(instrs []ssa.Instruction) {
+		for _, instr := range instrs {
+			if st, ok := instr.(*ssa.Store); ok && st.Addr == alloc {
+				out = append(out, st)
+			}
+		}
+	}
+	b := at.Block()
+	collect(b.Instrs[indexOf(at)+1:])
+	visited := make(map[*ssa.BasicBlock]bool)
+	var walk func(b *ssa.BasicBlock)
+	walk = func(b *ssa.BasicBlock) {
+		for _, s := range b.Succs {
+			if !visited[s] {
+				visited[s] = true
+				collect(s.Instrs)
+				walk(s)
+			}
+		}
+	}
+	walk(b)
+	return out
+}
+
+func indexOf(instr ssa.Instruction) int {
+	for i, x := range instr.Block().Instrs {
+		if x == instr {
+			return i
+		}
+	}
+	return len(instr.Block().Instrs)
 }
 
 // stored returns the origins of every value stored to the local variable addr, in its function

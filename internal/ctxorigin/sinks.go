@@ -10,7 +10,8 @@ import (
 
 // Sink is a call that hands a ctx to work: a call, go or defer statement with a
 // context.Context argument, whose callee does not itself return a ctx (derivations such as
-// context.WithTimeout are followed by the resolver, not reported as work).
+// context.WithTimeout are followed by the resolver, not reported as work) and is not a
+// reader that only logs with or reads values out of its ctx (IsReader).
 type Sink struct {
 	Instr ssa.CallInstruction
 	Ctx   ssa.Value   // the ctx argument
@@ -31,7 +32,9 @@ func Sinks(fn *ssa.Function) []Sink {
 			if arg == nil || typesutil.ReturnsContext(common.Signature()) {
 				continue
 			}
-			out = append(out, Sink{Instr: call, Ctx: arg, Func: Callee(common)})
+			if fn := Callee(common); !IsReader(fn) {
+				out = append(out, Sink{Instr: call, Ctx: arg, Func: fn})
+			}
 		}
 	}
 	return out

@@ -48,6 +48,9 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if ctx == context.Background() { // a comparison drops nothing
 		return nil, nil
 	}
+	if ctx == nil {
+		ctx = context.Background() // a nil fallback replaces no caller's ctx
+	}
 	check := func(ctx int) {
 		_, _ = load(context.Background(), "shadowed by a parameter") // want `context.Background\(\) in handler Server.GetItem drops the caller's deadline and cancellation; pass the request ctx`
 	}

@@ -86,6 +86,26 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	func() {
 		use(v) // want `\[request root\]`
 	}()
+	actx := context.WithoutCancel(ctx)
+	actx, acancel := context.WithTimeout(actx, time.Second)
+	go func() {
+		defer acancel()
+		use(actx) // want `\[detached\+deadline\]`
+	}()
+	w := context.WithoutCancel(ctx)
+	if s.flag {
+		var wcancel context.CancelFunc
+		w, wcancel = context.WithTimeout(w, time.Second)
+		defer wcancel()
+	}
+	func() {
+		use(w) // want `\[(detached\+deadline detached|detached detached\+deadline)\]`
+	}()
+	late := ctx
+	defer func() {
+		use(late) // want `\[(request root|root request)\]`
+	}()
+	late = context.Background()
 	for range each(ctx) { // want `\[request\]`
 		use(ctx) // want `\[request\]`
 	}

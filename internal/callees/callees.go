@@ -1,0 +1,183 @@
+// Package callees finds the functions a call in the analysed package may invoke, beyond its
+// static callee: the implementations of an interface method declared in the package and the
+// packages it imports, and the functions stored into a func-typed struct field in the
+// package. Where the candidates cannot be known, it returns none: rules stay silent.
+package callees
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Target is one function a call may invoke.
+type Target struct {
+	Obj *types.Func   // the declared function or method; nil for a function literal
+	Fn  *ssa.Function // its SSA body when it is in the analysed package, else nil
+	// Impl is the concrete type providing an interface method ("*pgRepo"), or "".
+	Impl string
+}
+
+// Resolver answers Targets for the calls of one package.
+type Resolver struct {
+	pkg    *ssa.Package
+	funcs  []*ssa.Function
+	impls  map[*types.Func][]Target
+	fields map[*types.Var][]Target
+}
+
+// New returns a Resolver for pkg, whose source functions are funcs.
+func New(pkg *ssa.Package, funcs []*ssa.Function) *Resolver {
+	return &Resolver{pkg: pkg, funcs: funcs, impls: make(map[*types.Func][]Target)}
+}
+
+// Targets returns the functions the call may invoke.
+func (r *Resolver) Targets(common *ssa.CallCommon) []Target {
+	if common.IsInvoke() {
+		return r.implementations(common.Method)
+	}
+	if fn := common.StaticCallee(); fn != nil {
+		return []Target{r.target(fn)}
+	}
+	if load, ok := common.Value.(*ssa.UnOp); ok {
+		if fa, ok := load.X.(*ssa.FieldAddr); ok {
+			return r.fieldFuncs(fieldOf(fa))
+		}
+	}
+	return nil
+}
+
+// target describes fn, an SSA function, as a Target.
+func (r *Resolver) target(fn *ssa.Function) Target {
+	t := Target{}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	t.Obj, _ = fn.Object().(*types.Func)
+	if fn.Blocks != nil && fn.Pkg == r.pkg {
+		t.Fn = fn
+	}
+	return t
+}
+
+// implementations returns the concrete methods implementing the interface method m among the
+// named types of the package and of every package it imports, directly or not.
+func (r *Resolver) implementations(m *types.Func) []Target {
+	if ts, ok := r.impls[m]; ok {
+		return ts
+	}
+	var out []Target
+	iface, ok := m.Signature().Recv().Type().Underlying().(*types.Interface)
+	if ok {
+		for _, p := range packages(r.pkg.Pkg) {
+			out = append(out, r.implsIn(p, iface, m)...)
+		}
+	}
+	r.impls[m] = out
+	return out
+}
+
+func (r *Resolver) implsIn(p *types.Package, iface *types.Interface, m *types.Func) []Target {
+	var out []Target
+	for _, name := range p.Scope().Names() {
+		tn, ok := p.Scope().Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if !types.Implements(t, iface) {
+				continue
+			}
+			obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
+			if impl, ok := obj.(*types.Func); ok {
+				tg := Target{Obj: impl, Impl: types.TypeString(t, types.RelativeTo(r.pkg.Pkg))}
+				if fn := r.pkg.Prog.FuncValue(impl); fn != nil && fn.Blocks != nil && fn.Pkg == r.pkg {
+					tg.Fn = fn
+				}
+				out = append(out, tg)
+			}
+			break
+		}
+	}
+	return out
+}
+
+// packages returns pkg and its transitive imports.
+func packages(pkg *types.Package) []*types.Package {
+	seen := map[*types.Package]bool{}
+	var out []*types.Package
+	var walk func(p *types.Package)
+	walk = func(p *types.Package) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		out = append(out, p)
+		for _, imp := range p.Imports() {
+			walk(imp)
+		}
+	}
+	walk(pkg)
+	return out
+}
+
+// fieldFuncs returns the functions stored into field anywhere in the package, or nil if
+// something other than a function is stored there (a parameter, a call's result): then the
+// candidates are not known.
+func (r *Resolver) fieldFuncs(field *types.Var) []Target {
+	if field == nil {
+		return nil
+	}
+	if r.fields == nil {
+		r.fields = r.collectFieldStores()
+	}
+	return r.fields[field]
+}
+
+// collectFieldStores maps each func-typed field to the functions stored into it; a field that
+// receives anything else maps to nil.
+func (r *Resolver) collectFieldStores() map[*types.Var][]Target {
+	out := make(map[*types.Var][]Target)
+	unknown := make(map[*types.Var]bool)
+	for _, fn := range r.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				field := fieldOf(fa)
+				if _, isFunc := field.Type().Underlying().(*types.Signature); !isFunc {
+					continue
+				}
+				switch v := st.Val.(type) {
+				case *ssa.Function:
+					out[field] = append(out[field], r.target(v))
+				case *ssa.MakeClosure:
+					out[field] = append(out[field], r.target(v.Fn.(*ssa.Function)))
+				default:
+					unknown[field] = true
+				}
+			}
+		}
+	}
+	for f := range unknown {
+		delete(out, f)
+	}
+	return out
+}
+
+func fieldOf(fa *ssa.FieldAddr) *types.Var {
+	t := fa.X.Type().Underlying()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem().Underlying()
+	}
+	if s, ok := t.(*types.Struct); ok && fa.Field < s.NumFields() {
+		return s.Field(fa.Field)
+	}
+	return nil
+}
