@@ -42,7 +42,7 @@ func (h *hop) Forward(ctx context.Context, req *relayv1.ForwardRequest) (*relayv
 	}
 	route := req.GetRoute() + h.name
 	if h.next == nil {
-		return &relayv1.ForwardResponse{Route: route}, nil
+		return h.reply(ctx, route)
 	}
 
 	downstream := ctx
@@ -53,25 +53,29 @@ func (h *hop) Forward(ctx context.Context, req *relayv1.ForwardRequest) (*relayv
 	if err != nil {
 		return nil, err
 	}
-	if ctx.Err() != nil {
-		// The answer arrived, but our caller stopped waiting for it.
-		h.log.workedPastDeadline(h.name)
-	}
-	return resp, nil
+	return h.reply(ctx, resp.GetRoute())
 }
 
-// doWork stands for the hop's own job: it takes h.work unless ctx ends first.
+// reply answers with route. If the caller has given up by now, the hop
+// did its work for nothing, and the journal says so.
+func (h *hop) reply(ctx context.Context, route string) (*relayv1.ForwardResponse, error) {
+	if ctx.Err() != nil {
+		h.log.workedPastDeadline(h.name)
+	}
+	return &relayv1.ForwardResponse{Route: route}, nil
+}
+
+// doWork stands for the hop's own job: it takes h.work, and fails as soon
+// as ctx ends, even if the work is done at the same moment.
 func (h *hop) doWork(ctx context.Context) error {
 	timer := time.NewTimer(h.work)
 	defer timer.Stop()
 	select {
 	case <-timer.C:
-		if ctx.Err() != nil {
-			// Both were ready and the work won: it finished too late.
-			h.log.workedPastDeadline(h.name)
-		}
-		return nil
 	case <-ctx.Done():
-		return status.FromContextError(ctx.Err()).Err()
 	}
+	if err := ctx.Err(); err != nil {
+		return status.FromContextError(err).Err()
+	}
+	return nil
 }

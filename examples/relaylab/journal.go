@@ -13,8 +13,8 @@ type visit struct {
 	budget      time.Duration
 	hasDeadline bool
 
-	// late is set when the hop finished its work, or got its downstream
-	// answer, after its own context was done: work nobody was waiting for.
+	// late is set when the hop answered after its own context was done:
+	// it did work that nobody was waiting for.
 	late bool
 
 	// running is true from the start of the handler until it returns.

@@ -8,18 +8,26 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/connectivity"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
 	"github.com/deadlinelint/deadlinelint/examples/relaylab/relayv1"
 )
 
-// The work each hop does, as in the seed's lab: the whole chain needs a
-// little over 200ms.
+// The work each hop does, and the budget of scenarios 2 and 3. They follow
+// the seed's lab (20/60/120ms, 150ms) with C's work and the budget raised
+// so that every timing an assertion depends on has 160ms of slack, which
+// keeps the tests stable on a loaded machine:
+//   - A and B need 80ms of the 240ms budget, so B still reaches C in time;
+//   - C gets at most 160ms of the 320ms it needs, so it runs out;
+//   - in scenario 3, C answers at 400ms at the earliest, 160ms after the
+//     deadline B no longer honours.
 const (
-	workA = 20 * time.Millisecond
-	workB = 60 * time.Millisecond
-	workC = 120 * time.Millisecond
+	workA       = 20 * time.Millisecond
+	workB       = 60 * time.Millisecond
+	workC       = 320 * time.Millisecond
+	tightBudget = 240 * time.Millisecond
 )
 
 // chain is a running A → B → C relay and the journal its hops write to.
@@ -69,7 +77,22 @@ func serve(t *testing.T, h *hop) relayv1.RelayServiceClient {
 		_ = conn.Close()
 		srv.Stop()
 	})
+	waitReady(t, conn)
 	return relayv1.NewRelayServiceClient(conn)
+}
+
+// waitReady connects conn now, so that connecting is not part of the time
+// a scenario measures.
+func waitReady(t *testing.T, conn *grpc.ClientConn) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn.Connect()
+	for state := conn.GetState(); state != connectivity.Ready; state = conn.GetState() {
+		if !conn.WaitForStateChange(ctx, state) {
+			t.Fatalf("connect to %s: still %v after 5s", conn.Target(), state)
+		}
+	}
 }
 
 // call sends one request into the chain with the given budget.
@@ -89,11 +112,12 @@ func (c *chain) visit(t *testing.T, name string) visit {
 	return v
 }
 
-// Scenario 1: a budget big enough for the whole chain. The call succeeds and
+// Scenario 1: a budget big enough for the whole chain (which needs 400ms).
+// The call succeeds and
 // the budget shrinks as it moves: each hop sees what its caller had left,
 // less at least (most of) the caller's own work.
 func TestBudgetShrinksAlongTheChain(t *testing.T) {
-	const budget = 600 * time.Millisecond
+	const budget = time.Second
 	c := startChain(t, "")
 
 	resp, err := c.call(budget)
@@ -128,9 +152,9 @@ func TestBudgetShrinksAlongTheChain(t *testing.T) {
 
 // Scenario 2: a budget too small for C. The client gets DeadlineExceeded,
 // and because every hop selects on ctx.Done(), all of them stop at about
-// the same moment: none finishes work nobody waits for.
+// the same moment: none answers after its caller gave up.
 func TestTooLittleBudgetStopsEveryHop(t *testing.T) {
-	const budget = 150 * time.Millisecond
+	const budget = tightBudget
 	c := startChain(t, "")
 
 	_, err := c.call(budget)
@@ -158,7 +182,7 @@ func TestTooLittleBudgetStopsEveryHop(t *testing.T) {
 // The client still gets DeadlineExceeded, but C runs with no deadline at
 // all and B keeps waiting for it after its own caller has given up.
 func TestDroppedDeadlineKeepsDownstreamWorking(t *testing.T) {
-	const budget = 150 * time.Millisecond
+	const budget = tightBudget
 	c := startChain(t, "B")
 
 	_, err := c.call(budget)
