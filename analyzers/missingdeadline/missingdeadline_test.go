@@ -21,7 +21,7 @@ func TestMissingDeadline(t *testing.T) {
 	analysistest.Run(t, testdata(t), missingdeadline.Analyzer,
 		"missingdeadline/cli",
 		"missingdeadline/chain/client", "missingdeadline/chain/service", "missingdeadline/chain/cmd",
-		"missingdeadline/interceptor", "missingdeadline/streams", "missingdeadline/handler", "missingdeadline/testfiles",
+		"missingdeadline/interceptor", "missingdeadline/streams", "missingdeadline/handler", "missingdeadline/testfiles", "missingdeadline/evil",
 	)
 }
 

@@ -1,0 +1,177 @@
+// Package evil holds the shapes most likely to fool missingdeadline: closures, goroutines,
+// method values, generics, helpers that make the ctx, values it cannot see through, and
+// look-alikes of generated clients.
+package evil
+
+import (
+	"context"
+	"time"
+
+	"example.com/gen/catalogpb"
+	"golang.org/x/sync/errgroup"
+	"google.golang.org/grpc"
+)
+
+var req = &catalogpb.GetItemRequest{Id: "x"}
+
+// poll captures its ctx in a closure that makes the call.
+func poll(ctx context.Context, c catalogpb.CatalogClient) {
+	get := func() { _, _ = c.GetItem(ctx, req) }
+	get()
+}
+
+func usePoll(c catalogpb.CatalogClient) {
+	poll(context.Background(), c) // want `evil.poll is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC CatalogClient.GetItem`
+}
+
+// each is a literal taking the ctx as a parameter.
+func each(c catalogpb.CatalogClient, ids []string) {
+	fetch := func(ctx context.Context, id string) { _, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) }
+	for _, id := range ids {
+		fetch(context.Background(), id) // want `a function literal in evil.each is called with a ctx from context.Background\(\)`
+	}
+}
+
+func fireAndForget(c catalogpb.CatalogClient) {
+	go c.GetItem(context.Background(), req) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\)`
+	defer c.GetItem(context.TODO(), req)    // want `unary RPC CatalogClient.GetItem is called with a ctx from context.TODO\(\)`
+}
+
+func methodValue(c catalogpb.CatalogClient) {
+	get := c.GetItem
+	_, _ = get(context.Background(), req) // want `unary RPC CatalogClient.GetItem`
+}
+
+// callGeneric reaches the RPC through a type parameter.
+func callGeneric[C catalogpb.CatalogClient](ctx context.Context, c C) {
+	_, _ = c.GetItem(ctx, req)
+}
+
+func useGeneric(c catalogpb.CatalogClient) {
+	callGeneric(context.Background(), c) // want `evil.callGeneric is called with a ctx from context.Background\(\)`
+}
+
+type key struct{}
+
+// newCtx makes the ctx; its callers' calls have no deadline.
+func newCtx() context.Context { return context.WithValue(context.Background(), key{}, "v") }
+
+// boundedCtx makes a ctx with a deadline.
+func boundedCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), time.Second)
+}
+
+func helpers(c catalogpb.CatalogClient) {
+	_, _ = c.GetItem(newCtx(), req) // want `from context.Background\(\) that has no deadline`
+	ctx, cancel := boundedCtx()
+	defer cancel()
+	_, _ = c.GetItem(ctx, req)
+}
+
+// layered keeps the deadline under later derivations.
+func layered(c catalogpb.CatalogClient) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	ctx = context.WithValue(ctx, key{}, "v")
+	_, _ = c.GetItem(ctx, req)
+}
+
+// detached drops its caller's deadline outside any request scope.
+func detached(ctx context.Context, c catalogpb.CatalogClient) {
+	_, _ = c.GetItem(context.WithoutCancel(ctx), req) // want `from context.WithoutCancel\(...\) that has no deadline`
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	_, _ = c.GetItem(dctx, req)
+}
+
+// fanout shares an errgroup ctx with no deadline.
+func fanout(c catalogpb.CatalogClient, ids []string) error {
+	g, gctx := errgroup.WithContext(context.Background())
+	for _, id := range ids {
+		g.Go(func() error {
+			_, err := c.GetItem(gctx, &catalogpb.GetItemRequest{Id: id}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\)`
+			return err
+		})
+	}
+	return g.Wait()
+}
+
+// retry recurses with the same ctx.
+func retry(ctx context.Context, c catalogpb.CatalogClient, n int) error {
+	if _, err := c.GetItem(ctx, req); err != nil && n > 0 {
+		return retry(ctx, c, n-1)
+	}
+	return nil
+}
+
+func useRetry(c catalogpb.CatalogClient) {
+	_ = retry(context.Background(), c, 3) // want `evil.retry is called`
+}
+
+type call struct {
+	ctx context.Context
+	id  string
+}
+
+// viaStruct carries the ctx in a struct built here.
+func viaStruct(c catalogpb.CatalogClient) {
+	r := &call{ctx: context.Background(), id: "s"}
+	_, _ = c.GetItem(r.ctx, &catalogpb.GetItemRequest{Id: r.id}) // want `unary RPC CatalogClient.GetItem`
+}
+
+// appCtx and worker.ctx come from elsewhere: whether they have a deadline is not visible.
+var appCtx = context.Background()
+
+type worker struct {
+	ctx context.Context
+	c   catalogpb.CatalogClient
+}
+
+func (w *worker) run() {
+	_, _ = w.c.GetItem(appCtx, req)
+	_, _ = w.c.GetItem(w.ctx, req)
+}
+
+// lookAlike has methods shaped almost like a generated client's.
+type lookAlike struct{}
+
+func (lookAlike) Count(ctx context.Context, opts ...grpc.CallOption) (int, error) { return 0, nil }
+func (lookAlike) Batch(ctx context.Context, opts []grpc.CallOption) (*catalogpb.Item, error) {
+	return nil, nil
+}
+func (lookAlike) Names(ctx context.Context, opts ...grpc.CallOption) (*[]string, error) {
+	return nil, nil
+}
+func (lookAlike) Tail(ctx context.Context, in *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	return nil, nil
+}
+
+// standalone is not a method.
+func standalone(ctx context.Context, opts ...grpc.CallOption) (*catalogpb.Item, error) {
+	return nil, nil
+}
+
+func lookAlikes() {
+	var l lookAlike
+	ctx := context.Background()
+	_, _ = l.Count(ctx)
+	_, _ = l.Batch(ctx, nil)
+	_, _ = l.Names(ctx)
+	_, _ = l.Tail(ctx, req)
+	_, _ = standalone(ctx)
+}
+
+// fetcher is an interface of the program, not a client.
+type fetcher interface {
+	Fetch(ctx context.Context, id string) error
+}
+
+func useFetcher(f fetcher) { _ = f.Fetch(context.Background(), "f") }
+
+// unreasoned suppresses without saying why: the directive is reported and suppresses nothing.
+func unreasoned(c catalogpb.CatalogClient) {
+	//deadlinelint:ignore missingdeadline // want `//deadlinelint:ignore missingdeadline needs a reason`
+	_, _ = c.GetItem(context.Background(), req) // want `unary RPC CatalogClient.GetItem`
+}
