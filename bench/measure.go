@@ -15,7 +15,8 @@ import (
 // A sample is one timed run of one tool on one corpus.
 type sample struct {
 	wall  time.Duration
-	rssKB int64 // peak resident set of the largest process in the tree
+	cpu   time.Duration // user + system time of the whole process tree
+	rssKB int64         // peak resident set of the largest process in the tree
 	exit  int
 }
 
@@ -44,6 +45,7 @@ func runOnce(ctx context.Context, dir string, env, argv []string, logPath string
 	s := sample{wall: wall, exit: cmd.ProcessState.ExitCode()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		s.rssKB = ru.Maxrss // kilobytes on Linux
+		s.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
 	return s, nil
 }
@@ -54,9 +56,10 @@ type stats struct {
 	wall     time.Duration // median
 	wallMin  time.Duration
 	wallMax  time.Duration
-	rssKB    int64 // median
-	exits    []int // distinct exit codes seen
-	failures int   // runs whose exit code the tool does not allow
+	cpu      time.Duration // median
+	rssKB    int64         // median
+	exits    []int         // distinct exit codes seen
+	failures int           // runs whose exit code the tool does not allow
 }
 
 func summarise(samples []sample, okExit func(int) bool) stats {
@@ -65,9 +68,10 @@ func summarise(samples []sample, okExit func(int) bool) stats {
 		return st
 	}
 	walls := make([]time.Duration, len(samples))
+	cpus := make([]time.Duration, len(samples))
 	rss := make([]int64, len(samples))
 	for i, s := range samples {
-		walls[i], rss[i] = s.wall, s.rssKB
+		walls[i], cpus[i], rss[i] = s.wall, s.cpu, s.rssKB
 		if !slices.Contains(st.exits, s.exit) {
 			st.exits = append(st.exits, s.exit)
 		}
@@ -76,7 +80,9 @@ func summarise(samples []sample, okExit func(int) bool) stats {
 		}
 	}
 	slices.Sort(walls)
+	slices.Sort(cpus)
 	slices.Sort(rss)
+	st.cpu = median(cpus)
 	st.wall, st.wallMin, st.wallMax = median(walls), walls[0], walls[len(walls)-1]
 	st.rssKB = median(rss)
 	slices.Sort(st.exits)

@@ -17,13 +17,16 @@ func TestMedian(t *testing.T) {
 
 func TestSummarise(t *testing.T) {
 	samples := []sample{
-		{wall: 3 * time.Second, rssKB: 300, exit: 0},
-		{wall: 1 * time.Second, rssKB: 100, exit: 1},
-		{wall: 2 * time.Second, rssKB: 900, exit: 2},
+		{wall: 3 * time.Second, cpu: 5 * time.Second, rssKB: 300, exit: 0},
+		{wall: 1 * time.Second, cpu: 1 * time.Second, rssKB: 100, exit: 1},
+		{wall: 2 * time.Second, cpu: 4 * time.Second, rssKB: 900, exit: 2},
 	}
 	st := summarise(samples, func(code int) bool { return code <= 1 })
 	if st.wall != 2*time.Second || st.wallMin != time.Second || st.wallMax != 3*time.Second {
 		t.Errorf("wall = %v [%v, %v], want 2s [1s, 3s]", st.wall, st.wallMin, st.wallMax)
+	}
+	if st.cpu != 4*time.Second {
+		t.Errorf("cpu median = %v, want 4s", st.cpu)
 	}
 	if st.rssKB != 300 {
 		t.Errorf("rss median = %d, want 300", st.rssKB)

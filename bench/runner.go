@@ -53,13 +53,13 @@ func (m *measurer) measure(ctx context.Context, c corpus, tools []tool) (result,
 				return result{}, ctx.Err()
 			}
 			if round == 0 {
-				progress("%s: warm-up %-3s %6.1fs %6d MiB exit %d", c.name, t.key, s.wall.Seconds(), s.rssKB>>10, s.exit)
+				progress("%s: warm-up %-3s %6.1fs wall %6.1fs CPU %6d MiB exit %d", c.name, t.key, s.wall.Seconds(), s.cpu.Seconds(), s.rssKB>>10, s.exit)
 				if !t.okExit(s.exit) {
 					res.warmup[t.key] = fmt.Sprintf("exit %d", s.exit)
 				}
 				continue
 			}
-			progress("%s: run %d/%d %-3s %6.1fs %6d MiB exit %d", c.name, round, m.runs, t.key, s.wall.Seconds(), s.rssKB>>10, s.exit)
+			progress("%s: run %d/%d %-3s %6.1fs wall %6.1fs CPU %6d MiB exit %d", c.name, round, m.runs, t.key, s.wall.Seconds(), s.cpu.Seconds(), s.rssKB>>10, s.exit)
 			samples[t.key] = append(samples[t.key], s)
 		}
 	}
