@@ -81,9 +81,11 @@ func TestFindingsMatchPlantedMarkers(t *testing.T) {
 	}
 
 	t.Run("standalone", func(t *testing.T) {
+		t.Parallel()
 		compare(t, runStandalone(t, bin, root), want, pending)
 	})
 	t.Run("vet", func(t *testing.T) {
+		t.Parallel()
 		compare(t, runVet(t, bin, root), want, pending)
 	})
 }
