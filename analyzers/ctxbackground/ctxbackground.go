@@ -20,23 +20,48 @@ const name = "ctxbackground"
 //go:embed doc.go
 var doc string
 
-// Analyzer reports context.Background() and context.TODO() in request scopes.
+// Analyzer reports context.Background() and context.TODO() in request scopes, directly or
+// through the functions they call.
 var Analyzer = &analysis.Analyzer{
-	Name:     name,
-	Doc:      ruledoc.MustExtract(doc, name),
-	URL:      ruledoc.URL(name),
-	Requires: []*analysis.Analyzer{ctxssa.Analyzer},
-	Run:      run,
+	Name:      name,
+	Doc:       ruledoc.MustExtract(doc, name),
+	URL:       ruledoc.URL(name),
+	Requires:  []*analysis.Analyzer{ctxssa.Analyzer},
+	Run:       run,
+	FactTypes: []analysis.Fact{new(dropsCtx)},
+}
+
+// Flags.
+var (
+	external   bool // summarise the standard library and dependency modules too
+	transitive = true
+)
+
+func init() {
+	Analyzer.Flags.BoolVar(&external, "external", false,
+		"also follow helpers in the standard library and in dependency modules (slower; off: only the analysed module's code)")
+	Analyzer.Flags.BoolVar(&transitive, "transitive", true,
+		"follow calls from request scopes into helpers that replace the ctx with a root context (off: only roots created in request scopes)")
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[ctxssa.Analyzer].(*ctxssa.Result)
 	rep := report.New(pass, res, name)
 	defer rep.Finish()
-	if !res.MayHaveScopes() {
+	if !res.Context || res.External && !external || !transitive && !res.MayHaveScopes() {
 		return nil, nil
 	}
 	info := res.SSA()
+	drops := newDropper(pass, res, info)
+	if transitive {
+		drops.exportFacts()
+	}
+	if !res.MayHaveScopes() {
+		return nil, nil
+	}
+	if transitive {
+		drops.checkScopes(rep.Report)
+	}
 	reached := sinksByRoot(info)
 	for _, fn := range info.Funcs {
 		sc := info.Scopes.Of(fn)

@@ -18,7 +18,20 @@
 //
 // The finding is reported once, at the Background/TODO call, with the ctx-taking calls it
 // reaches as related positions, and a suggested fix that passes the request ctx instead
-// when that identifier is in scope. Constructors, main, Close and background workers are not
+// when that identifier is in scope. A fallback for a nil ctx (if ctx == nil { ctx =
+// context.Background() }) and a comparison with Background are not reported.
+//
+// Real services rarely call Background in the handler itself: they call a helper, a
+// repository or a client wrapper that does. Through facts, a function that runs ctx-taking
+// work with a root context of its own — or calls one that does — is summarised, across the
+// packages of the analysed module, and a request scope calling it is reported at the call
+// site, once per handler and root, with the chain of calls in the message. Calls through an
+// interface follow its implementations declared in the package and the packages it imports;
+// calls of a func-typed field follow the functions stored into it in the package; where the
+// candidates are not known, nothing is reported. A helper returning a root context that a
+// handler then uses is reported where the handler uses it. Code of the standard library and
+// of dependency modules is not followed unless -ctxbackground.external is set;
+// -ctxbackground.transitive=false turns the following off. Constructors, main, Close and background workers are not
 // request scopes and are not reported. Work that must outlive the request should use
 // context.WithoutCancel(ctx) with its own timeout (see the detach rule).
 package ctxbackground

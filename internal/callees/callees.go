@@ -16,6 +16,8 @@ type Target struct {
 	Fn  *ssa.Function // its SSA body when it is in the analysed package, else nil
 	// Impl is the concrete type providing an interface method ("*pgRepo"), or "".
 	Impl string
+	// Field is the func-typed struct field the function was stored in, or "".
+	Field string
 }
 
 // Resolver answers Targets for the calls of one package.
@@ -90,7 +92,7 @@ func (r *Resolver) implsIn(p *types.Package, iface *types.Interface, m *types.Fu
 			}
 			obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
 			if impl, ok := obj.(*types.Func); ok {
-				tg := Target{Obj: impl, Impl: types.TypeString(t, types.RelativeTo(r.pkg.Pkg))}
+				tg := Target{Obj: impl, Impl: types.TypeString(t, packageName)}
 				if fn := r.pkg.Prog.FuncValue(impl); fn != nil && fn.Blocks != nil && fn.Pkg == r.pkg {
 					tg.Fn = fn
 				}
@@ -101,6 +103,9 @@ func (r *Resolver) implsIn(p *types.Package, iface *types.Interface, m *types.Fu
 	}
 	return out
 }
+
+// packageName qualifies a type by its package's name: "*repo.PG".
+func packageName(p *types.Package) string { return p.Name() }
 
 // packages returns pkg and its transitive imports.
 func packages(pkg *types.Package) []*types.Package {
@@ -151,17 +156,24 @@ func (r *Resolver) collectFieldStores() map[*types.Var][]Target {
 					continue
 				}
 				field := fieldOf(fa)
+				if field == nil {
+					continue
+				}
 				if _, isFunc := field.Type().Underlying().(*types.Signature); !isFunc {
 					continue
 				}
+				var t Target
 				switch v := st.Val.(type) {
 				case *ssa.Function:
-					out[field] = append(out[field], r.target(v))
+					t = r.target(v)
 				case *ssa.MakeClosure:
-					out[field] = append(out[field], r.target(v.Fn.(*ssa.Function)))
+					t = r.target(v.Fn.(*ssa.Function))
 				default:
 					unknown[field] = true
+					continue
 				}
+				t.Field = field.Name()
+				out[field] = append(out[field], t)
 			}
 		}
 	}

@@ -43,7 +43,7 @@ func authUnary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler
 }
 
 // newStreamInterceptor returns an interceptor literal; the constructor itself is not a scope.
-func newStreamInterceptor() grpc.StreamServerInterceptor {
+func newStreamInterceptor() grpc.StreamServerInterceptor { // want newStreamInterceptor:"drops ctx"
 	_, _ = lookup(context.Background(), "init")
 	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 		if _, err := lookup(context.Background(), info.FullMethod); err != nil { // want `context.Background\(\) in interceptor .*pass ss.Context\(\)`
@@ -62,7 +62,7 @@ func consume(ctx context.Context, msg string) error {
 }
 
 // notMarked is an ordinary function.
-func notMarked(ctx context.Context, msg string) error {
+func notMarked(ctx context.Context, msg string) error { // want notMarked:"drops ctx"
 	_, err := lookup(context.Background(), msg)
 	return err
 }

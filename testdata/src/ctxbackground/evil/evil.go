@@ -14,12 +14,12 @@ func load(ctx context.Context, id string) (*catalogpb.Item, error) { return nil,
 // service: it is not a handler.
 type lookalike struct{}
 
-func (lookalike) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+func (lookalike) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) { // want GetItem:"drops ctx"
 	return load(context.Background(), req.GetId())
 }
 
 // GetItem is a plain function with a handler-like name and parameters.
-func GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+func GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) { // want GetItem:"drops ctx"
 	return load(context.Background(), req.GetId())
 }
 
@@ -32,8 +32,8 @@ type Server struct {
 	warm func()
 }
 
-// NewServer builds a closure in a constructor; calling it from a handler does not make the
-// constructor's Background a request-scope root.
+// NewServer builds a closure in a constructor: the constructor does not run it, but a
+// handler that calls it does run ctx-taking work with a root context.
 func NewServer() *Server {
 	s := &Server{}
 	s.warm = func() { _, _ = load(context.Background(), "warm") }
@@ -41,10 +41,10 @@ func NewServer() *Server {
 }
 
 // helper is another method of the server type, not part of the service.
-func (s *Server) helper() { _, _ = load(context.Background(), "helper") }
+func (s *Server) helper() { _, _ = load(context.Background(), "helper") } // want helper:"drops ctx"
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
-	s.warm()
+	s.warm() // want `the function in field warm, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\) at evil.go:39 instead of the caller's ctx`
 	if ctx == context.Background() { // a comparison drops nothing
 		return nil, nil
 	}
@@ -79,7 +79,7 @@ func (w wrapped) GetItem(_ context.Context, req *catalogpb.GetItemRequest) (*cat
 }
 
 // almostInterceptor has the wrong info type: not an interceptor.
-func almostInterceptor(ctx context.Context, req any, info string, handler grpc.UnaryHandler) (any, error) {
+func almostInterceptor(ctx context.Context, req any, info string, handler grpc.UnaryHandler) (any, error) { // want almostInterceptor:"drops ctx"
 	_, _ = load(context.Background(), info)
 	return handler(ctx, req)
 }

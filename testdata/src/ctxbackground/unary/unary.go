@@ -23,7 +23,7 @@ type Server struct {
 }
 
 // NewServer is a constructor, not a request scope: Background is fine here.
-func NewServer(r repo) *Server {
+func NewServer(r repo) *Server { // want NewServer:"drops ctx"
 	ctx := context.Background()
 	_, _ = r.Load(ctx, "warmup")
 	return &Server{repo: r}
@@ -34,13 +34,13 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 }
 
 // Close is not a request scope.
-func (s *Server) Close() error {
+func (s *Server) Close() error { // want Close:"drops ctx"
 	_, err := s.repo.Load(context.Background(), "flush")
 	return err
 }
 
 // refresh is a background worker, not a handler.
-func (s *Server) refresh() {
+func (s *Server) refresh() { // want refresh:"drops ctx"
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, _ = s.repo.Load(ctx, "all")
@@ -97,7 +97,7 @@ func (s *groupServer) GetItem(ctx context.Context, req *catalogpb.GetItemRequest
 	return nil, g.Wait()
 }
 
-func main() {
+func main() { // want main:"drops ctx"
 	s := NewServer(nil)
 	_, _ = s.repo.Load(context.Background(), "main is not a request scope")
 }

@@ -1,0 +1,53 @@
+// Package handler is the gRPC service whose calls reach helpers that drop the request ctx.
+package handler
+
+import (
+	"context"
+	"net"
+	"net/http"
+
+	"ctxbackground/transitive/pricing"
+	"ctxbackground/transitive/repo"
+	"ctxbackground/transitive/service"
+	"example.com/gen/catalogpb"
+)
+
+type Server struct {
+	catalogpb.UnimplementedCatalogServer
+	svc    *service.Service
+	store  repo.Store
+	client *http.Client
+	quote  func(*http.Client, string) (*http.Response, error)
+}
+
+// NewServer wires a func field.
+func NewServer(svc *service.Service) *Server {
+	return &Server{svc: svc, quote: pricing.Quote}
+}
+
+func fresh() context.Context { return context.Background() }
+
+func (s *Server) audit(id string) { // want audit:"drops ctx: pricing.Quote: context.Background\\(\\) at pricing.go:11"
+	_, _ = pricing.Quote(s.client, id)
+}
+
+func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	name, err := s.svc.Get(ctx, req.GetId()) // want `Service.Get, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\) at repo.go:19 \(through \(\*repo.PG\).Load\) instead of the caller's ctx`
+	if err != nil {
+		return nil, err
+	}
+	_, _ = s.svc.Direct(ctx, req.GetId()) // the same root again: reported once per handler
+	_, _ = pricing.Quote(s.client, name)  // want `pricing.Quote, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\) at pricing.go:11 instead`
+	s.audit(name)                         // the same root as pricing.Quote: once
+	_, _ = pricing.QuoteCtx(ctx, s.client, name)
+	_, _ = s.store.Load(ctx, name) // the store interface is declared in repo: same root, already reported
+	_, _ = net.LookupHost(name)    // the standard library is not followed by default
+	_ = s.svc.Safe(ctx)
+	_, _ = s.store.Load(fresh(), name) // want `Store.Load in handler Server.GetItem gets context.Background\(\) at handler.go:28 from handler.fresh instead of the caller's ctx`
+	return &catalogpb.Item{Id: name}, nil
+}
+
+func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream catalogpb.Catalog_ListItemsServer) error {
+	_, err := s.quote(s.client, req.GetCategory()) // want `pricing.Quote, called in handler Server.ListItems, .*pass stream.Context\(\) down`
+	return err
+}
