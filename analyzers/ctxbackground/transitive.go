@@ -12,8 +12,8 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/callees"
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
-	"github.com/deadlinelint/deadlinelint/internal/reqctx"
 	"github.com/deadlinelint/deadlinelint/internal/report"
+	"github.com/deadlinelint/deadlinelint/internal/reqctx"
 	"github.com/deadlinelint/deadlinelint/internal/scope"
 )
 
