@@ -12,6 +12,11 @@
 //	noop  one analyzer whose run does nothing (floor a)
 //	ssa   one analyzer that requires buildssa: SSA for every root package (floor b)
 //	vet   go vet's default analyzers, for comparing vet's suite on the same driver
+//	deadlinelint  deadlinelint's rules (analyzers.All), to see where its time goes
+//
+// With -timings, floor prints the load time and, per analyzer, the summed
+// run time of its actions on root packages and on dependencies: the
+// breakdown by phase of a run.
 //
 // The load mode follows the x/tools rule by default (auto): a suite whose
 // analyzers carry facts needs the syntax of every dependency.
@@ -21,25 +26,29 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/deadlinelint/deadlinelint/analyzers"
 )
 
 func main() {
-	suiteName := flag.String("suite", "noop", "analyzers to run: noop, ssa or vet")
+	suiteName := flag.String("suite", "noop", "analyzers to run: noop, ssa, vet or deadlinelint")
 	modeName := flag.String("mode", "auto", "load mode: auto, syntax or allsyntax")
 	tests := flag.Bool("test", true, "also analyse test packages")
+	timings := flag.Bool("timings", false, "print load time and per-analyzer run times")
 	flag.Parse()
-	if err := run(*suiteName, *modeName, *tests, flag.Args()); err != nil {
+	if err := run(*suiteName, *modeName, *tests, *timings, flag.Args()); err != nil {
 		fmt.Fprintf(os.Stderr, "floor: %v\n", err)
 		os.Exit(2)
 	}
 }
 
-func run(suiteName, modeName string, tests bool, patterns []string) error {
+func run(suiteName, modeName string, tests, timings bool, patterns []string) error {
 	suite, err := suiteByName(suiteName)
 	if err != nil {
 		return err
@@ -49,6 +58,7 @@ func run(suiteName, modeName string, tests bool, patterns []string) error {
 		return err
 	}
 	cfg := &packages.Config{Mode: mode, Tests: tests}
+	start := time.Now()
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return err
@@ -56,9 +66,13 @@ func run(suiteName, modeName string, tests bool, patterns []string) error {
 	if n := packages.PrintErrors(pkgs); n > 0 {
 		fmt.Fprintf(os.Stderr, "floor: %d load errors (analysis continues)\n", n)
 	}
+	loaded := time.Since(start)
 	graph, err := checker.Analyze(suite, pkgs, nil)
 	if err != nil {
 		return err
+	}
+	if timings {
+		printTimings(os.Stderr, graph, loaded, time.Since(start)-loaded)
 	}
 	diags := 0
 	for act := range graph.All() {
@@ -93,8 +107,10 @@ func suiteByName(name string) ([]*analysis.Analyzer, error) {
 		return []*analysis.Analyzer{ssaOnly}, nil
 	case "vet":
 		return vetSuite, nil
+	case "deadlinelint":
+		return analyzers.All(), nil
 	}
-	return nil, fmt.Errorf("unknown suite %q (want noop, ssa or vet)", name)
+	return nil, fmt.Errorf("unknown suite %q (want noop, ssa, vet or deadlinelint)", name)
 }
 
 // loadMode returns the packages.Load mode. auto is the rule x/tools'
