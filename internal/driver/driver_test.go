@@ -141,6 +141,7 @@ func TestBadPatterns(t *testing.T) {
 		want string
 	}{
 		{[]string{"./nonexistent"}, "deadlinelint: pattern ./nonexistent: stat " + dir + "/nonexistent: directory not found\n"},
+		{[]string{"./empty"}, "deadlinelint: pattern ./empty: no Go files in " + dir + "/empty\n"},
 		{[]string{"./empty/..."}, "deadlinelint: pattern ./empty/...: matched no packages\n"},
 		{[]string{"./nonexistent/..."}, "deadlinelint: pattern ./nonexistent/...: lstat ./nonexistent/: no such file or directory\n"},
 		{[]string{"./ok", "./empty/..."}, "deadlinelint: pattern ./empty/...: matched no packages\n"},

@@ -147,3 +147,20 @@ func patch(old, diff string) (string, error) {
 	out = append(out, src[next:]...)
 	return strings.Join(out, ""), nil
 }
+
+// FuzzUnified checks that every diff applies back to the new text.
+func FuzzUnified(f *testing.F) {
+	f.Add("a\nb\nc\n", "a\nB\nc\n")
+	f.Add("", "x")
+	f.Add("x\ny", "x\n")
+	f.Fuzz(func(t *testing.T, old, new string) {
+		d := Unified("f", []byte(old), []byte(new))
+		got, err := patch(old, d)
+		if err != nil {
+			t.Fatalf("%v\ndiff:\n%s", err, d)
+		}
+		if got != new {
+			t.Fatalf("patched %q, want %q\ndiff:\n%s", got, new, d)
+		}
+	})
+}
