@@ -54,7 +54,7 @@ type dropper struct {
 func newDropper(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info) *dropper {
 	return &dropper{
 		pass: pass, res: res, info: info,
-		targets: callees.New(info.Pkg, info.Funcs),
+		targets: callees.New(info.Pkg, info.Funcs, res.Owned),
 		memo:    make(map[*ssa.Function]*drop),
 		active:  make(map[*ssa.Function]bool),
 	}

@@ -24,13 +24,17 @@ type Target struct {
 type Resolver struct {
 	pkg    *ssa.Package
 	funcs  []*ssa.Function
+	owned  func(types.Object) bool
 	impls  map[*types.Func][]Target
 	fields map[*types.Var][]Target
 }
 
-// New returns a Resolver for pkg, whose source functions are funcs.
-func New(pkg *ssa.Package, funcs []*ssa.Function) *Resolver {
-	return &Resolver{pkg: pkg, funcs: funcs, impls: make(map[*types.Func][]Target)}
+// New returns a Resolver for pkg, whose source functions are funcs. Interface calls are
+// followed only for interfaces that owned accepts (the user's own, not io.Closer: a user type
+// that happens to implement a standard interface is not what a handler's io.Closer is), and
+// only into implementations it accepts.
+func New(pkg *ssa.Package, funcs []*ssa.Function, owned func(types.Object) bool) *Resolver {
+	return &Resolver{pkg: pkg, funcs: funcs, owned: owned, impls: make(map[*types.Func][]Target)}
 }
 
 // Targets returns the functions the call may invoke.
@@ -70,7 +74,7 @@ func (r *Resolver) implementations(m *types.Func) []Target {
 	}
 	var out []Target
 	iface, ok := m.Signature().Recv().Type().Underlying().(*types.Interface)
-	if ok {
+	if ok && r.owned(m) {
 		for _, p := range packages(r.pkg.Pkg) {
 			out = append(out, r.implsIn(p, iface, m)...)
 		}
@@ -83,7 +87,7 @@ func (r *Resolver) implsIn(p *types.Package, iface *types.Interface, m *types.Fu
 	var out []Target
 	for _, name := range p.Scope().Names() {
 		tn, ok := p.Scope().Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) || !r.owned(tn) {
 			continue
 		}
 		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {

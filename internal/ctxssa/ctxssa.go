@@ -117,6 +117,24 @@ func run(pass *analysis.Pass) (any, error) {
 	return res, nil
 }
 
+// Owned reports whether obj is declared in code the user owns: not in the standard library,
+// the module cache or a vendor directory. Objects of imported packages keep the position of
+// their source, so this holds in every driver.
+func (r *Result) Owned(obj types.Object) bool {
+	if obj == nil || !obj.Pos().IsValid() {
+		return false
+	}
+	return !isExternalFile(r.pass.Fset.Position(obj.Pos()).Filename)
+}
+
+// isExternalFile reports whether a source file lies in the standard library, the module
+// cache or a vendor directory.
+func isExternalFile(name string) bool {
+	name = filepath.ToSlash(name)
+	goroot := filepath.ToSlash(filepath.Clean(build.Default.GOROOT)) + "/"
+	return strings.HasPrefix(name, goroot) || strings.Contains(name, "/pkg/mod/") || strings.Contains(name, "/vendor/")
+}
+
 // isExternal reports whether the package is part of the standard library or of a versioned
 // dependency module.
 func isExternal(pass *analysis.Pass) bool {
@@ -126,8 +144,7 @@ func isExternal(pass *analysis.Pass) bool {
 	if len(pass.Files) == 0 {
 		return true
 	}
-	goroot := filepath.Clean(build.Default.GOROOT) + string(filepath.Separator)
-	return strings.HasPrefix(pass.Fset.File(pass.Files[0].Pos()).Name(), goroot)
+	return isExternalFile(pass.Fset.File(pass.Files[0].Pos()).Name())
 }
 
 // buildSSA creates the SSA package the way buildssa does, without its noreturn pass.

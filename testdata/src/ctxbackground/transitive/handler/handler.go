@@ -27,6 +27,12 @@ func NewServer(svc *service.Service) *Server {
 
 func fresh() context.Context { return context.Background() }
 
+// Close implements io.Closer with a root context of its own.
+func (s *Server) Close() error { // want Close:"drops ctx"
+	_, err := s.svc.Get(context.Background(), "flush")
+	return err
+}
+
 func (s *Server) audit(id string) { // want audit:"drops ctx: pricing.Quote: context.Background\\(\\) at pricing.go:11"
 	_, _ = pricing.Quote(s.client, id)
 }
@@ -43,6 +49,9 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	_, _ = s.store.Load(ctx, name) // the store interface is declared in repo: same root, already reported
 	_, _ = net.LookupHost(name)    // the standard library is not followed by default
 	_ = s.svc.Safe(ctx)
+	if resp, err := s.client.Get("http://inventory/" + name); err == nil {
+		_ = resp.Body.Close() // io.Closer is not the user's interface: Server.Close is not a candidate
+	}
 	_, _ = s.store.Load(fresh(), name) // want `Store.Load in handler Server.GetItem gets context.Background\(\) at handler.go:28 from handler.fresh instead of the caller's ctx`
 	return &catalogpb.Item{Id: name}, nil
 }
