@@ -51,7 +51,7 @@ func (r *reach) unboundedDetaches(s ctxorigin.Sink, wanted map[*ssa.Call]bool) [
 	var out []*ssa.Call
 	set := r.origins.Of(s.Ctx)
 	for _, o := range set {
-		if o.Kind == ctxorigin.Detached && wanted[o.Call] && r.arrivesUnbounded(s, set, o) && !contains(out, o.Call) {
+		if o.Kind == ctxorigin.Detached && wanted[o.Call] && unbounded(o) && !contains(out, o.Call) {
 			out = append(out, o.Call)
 		}
 	}
@@ -61,28 +61,18 @@ func (r *reach) unboundedDetaches(s ctxorigin.Sink, wanted map[*ssa.Call]bool) [
 	return out
 }
 
-// arrivesUnbounded reports whether origin o, one of the origins set of sink s's ctx, is known
-// to reach s with no deadline: not through an unseen function, and not merely because a
-// re-assigned captured variable blurs a bounded and an unbounded value (see reassign.go).
-func (r *reach) arrivesUnbounded(s ctxorigin.Sink, set ctxorigin.Set, o ctxorigin.Origin) bool {
-	return unbounded(o) && !(mixed(set, o) && viaReassignedVar(s.Ctx))
-}
-
 // unbounded reports whether o is known to carry no deadline: none was applied, and it did not
 // pass through a function whose effect is unknown.
 func unbounded(o ctxorigin.Origin) bool { return !o.Deadline && !o.Opaque }
 
 // isWork reports whether sink s does work with its ctx that is not bounded further down.
 func (r *reach) isWork(s ctxorigin.Sink) bool {
-	if isReader(s.Func) {
-		return false
-	}
 	common := s.Instr.Common()
 	callee := common.StaticCallee()
 	if callee == nil {
 		return true
 	}
-	body := bodyOf(callee)
+	body := ctxorigin.Body(callee)
 	if body == nil {
 		return true
 	}
@@ -126,7 +116,7 @@ func (r *reach) paramReachesWork(fn *ssa.Function, p *ssa.Parameter) bool {
 func (r *reach) paramArrives(s ctxorigin.Sink, p *ssa.Parameter) bool {
 	set := r.origins.Of(s.Ctx)
 	for _, o := range set {
-		if o.Kind == ctxorigin.Param && o.Param == p && r.arrivesUnbounded(s, set, o) {
+		if o.Kind == ctxorigin.Param && o.Param == p && unbounded(o) {
 			return true
 		}
 	}
@@ -140,18 +130,6 @@ func withClosures(fn *ssa.Function) []*ssa.Function {
 		out = append(out, out[i].AnonFuncs...)
 	}
 	return out
-}
-
-// bodyOf returns the function whose SSA body describes callee (the generic origin of an
-// instance), or nil when no body is available (a function of another package).
-func bodyOf(callee *ssa.Function) *ssa.Function {
-	if callee.Blocks != nil {
-		return callee
-	}
-	if o := callee.Origin(); o != nil && o.Blocks != nil {
-		return o
-	}
-	return nil
 }
 
 func contains(calls []*ssa.Call, c *ssa.Call) bool {

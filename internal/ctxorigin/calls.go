@@ -25,7 +25,7 @@ func (r *Resolver) callResult(call *ssa.Call, idx int) Set {
 	if k := lookup(calleeObject(callee)); k != nil {
 		return r.known(k, call, idx)
 	}
-	if body := bodyOf(callee); body != nil {
+	if body := Body(callee); body != nil {
 		return r.fromSummary(body, common, idx)
 	}
 	if arg := ctxArg(common); arg != nil {
@@ -75,9 +75,9 @@ func calleeObject(callee *ssa.Function) types.Object {
 	return callee.Object()
 }
 
-// bodyOf returns the function whose SSA body describes callee (the generic origin of an
+// Body returns the function whose SSA body describes callee (the generic origin of an
 // instance), or nil when the body is not available (another package).
-func bodyOf(callee *ssa.Function) *ssa.Function {
+func Body(callee *ssa.Function) *ssa.Function {
 	if callee.Blocks != nil {
 		return callee
 	}

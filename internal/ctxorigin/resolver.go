@@ -155,6 +155,9 @@ func (r *Resolver) load(addr ssa.Value, at ssa.Instruction, pos token.Pos) Set {
 		}
 		return unknown // never assigned here
 	case *ssa.FreeVar: // a variable captured by reference
+		if stores, fromEntry := reachingStores(a, at); len(stores) > 0 && !fromEntry {
+			return r.storedValues(stores) // assigned in the literal itself before this load
+		}
 		return r.capturedLoad(a, pos)
 	case *ssa.Global:
 		return Set{{Kind: Global, Global: a, Pos: pos}}
@@ -208,10 +211,14 @@ func (r *Resolver) storedAt(alloc *ssa.Alloc, at ssa.Instruction, later bool) Se
 	if at == nil || at.Parent() != alloc.Parent() || !onlyLocalStores(alloc) {
 		return r.stored(alloc)
 	}
-	stores := reachingStores(alloc, at)
+	stores, _ := reachingStores(alloc, at) // a path with no store sees the zero value: nil
 	if later {
 		stores = append(stores, storesAfter(alloc, at)...)
 	}
+	return r.storedValues(stores)
+}
+
+func (r *Resolver) storedValues(stores []*ssa.Store) Set {
 	sets := make([]Set, len(stores))
 	for i, st := range stores {
 		sets[i] = r.of(st.Val)
@@ -254,18 +261,21 @@ func hasStores(v ssa.Value) bool {
 	return false
 }
 
-// reachingStores returns the stores to alloc that reach instruction at: on each path
-// backwards from at, the first store met.
-func reachingStores(alloc *ssa.Alloc, at ssa.Instruction) []*ssa.Store {
-	var out []*ssa.Store
+// reachingStores returns the stores to addr that reach instruction at: on each path
+// backwards from at, the first store met. fromEntry reports whether some path reaches the
+// function's entry with no store.
+func reachingStores(addr ssa.Value, at ssa.Instruction) (out []*ssa.Store, fromEntry bool) {
 	visited := make(map[*ssa.BasicBlock]bool)
 	var scan func(b *ssa.BasicBlock, upto int)
 	scan = func(b *ssa.BasicBlock, upto int) {
 		for i := upto - 1; i >= 0; i-- {
-			if st, ok := b.Instrs[i].(*ssa.Store); ok && st.Addr == alloc {
+			if st, ok := b.Instrs[i].(*ssa.Store); ok && st.Addr == addr {
 				out = append(out, st)
 				return
 			}
+		}
+		if b.Index == 0 {
+			fromEntry = true
 		}
 		for _, p := range b.Preds {
 			if !visited[p] {
@@ -275,7 +285,7 @@ func reachingStores(alloc *ssa.Alloc, at ssa.Instruction) []*ssa.Store {
 		}
 	}
 	scan(at.Block(), indexOf(at))
-	return out
+	return out, fromEntry
 }
 
 // storesAfter returns the stores to alloc reachable after instruction at.

@@ -17,10 +17,8 @@ func (s *Service) CapturedRevalued(ctx context.Context) { // want +2 `runs detac
 	}()
 }
 
-// CapturedConditional: only one path bounds the captured variable. The resolver unions the
-// stores to a captured variable in any order, so this cannot be told apart from
-// CapturedReassigned: not reported until ctxorigin orders stores (a known false negative).
-func (s *Service) CapturedConditional(ctx context.Context, urgent bool) {
+// CapturedConditional: only one path bounds the captured variable.
+func (s *Service) CapturedConditional(ctx context.Context, urgent bool) { // want +2 `runs detached work with no deadline of its own; bound it`
 	// the audit row must be written even if the client gives up
 	actx := context.WithoutCancel(ctx)
 	cancel := context.CancelFunc(func() {})
