@@ -31,7 +31,9 @@
 // candidates are not known, nothing is reported. A helper returning a root context that a
 // handler then uses is reported where the handler uses it. Code of the standard library and
 // of dependency modules is not followed unless -ctxbackground.external is set;
-// -ctxbackground.transitive=false turns the following off. Constructors, main, Close and background workers are not
-// request scopes and are not reported. Work that must outlive the request should use
-// context.WithoutCancel(ctx) with its own timeout (see the detach rule).
+// -ctxbackground.transitive=false turns the following off.
+//
+// Constructors, main, Close and background workers are not request scopes and are not
+// reported. Work that must outlive the request should use context.WithoutCancel(ctx) with its
+// own timeout (see the detach rule).
 package ctxbackground
