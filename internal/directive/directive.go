@@ -126,7 +126,7 @@ func codeBefore(fset *token.FileSet, f *ast.File, pos token.Pos) bool {
 		if _, ok := n.(*ast.CommentGroup); ok {
 			return false
 		}
-		if n.Pos() >= lineStart {
+		if n.Pos() >= lineStart || n.End() <= pos { // starts or ends on the line, before pos
 			found = true
 		}
 		return !found
