@@ -46,6 +46,10 @@
 //     value is computed — locals, phis, struct fields and globals assigned in the package,
 //     functions of the package returning it, generated NewXxxClient(cc) constructors — must
 //     lead to such a connection;
+//   - the same default written inline: a ctx that reaches the call both with and without a
+//     deadline, in a function that (itself, a function enclosing it, or a ctx-returning helper
+//     of the package it calls) calls Deadline() on a ctx —
+//     if _, ok := ctx.Deadline(); !ok { ctx, cancel = context.WithTimeout(ctx, d) };
 //   - calls in _test.go files, unless -missingdeadline.tests is set, and generated files.
 //
 // Flags:

@@ -280,24 +280,18 @@ func (d *defaults) setsDefault(fn *ssa.Function) bool {
 			invoker = p
 		}
 	}
-	checks, bounds := false, false
+	bounds := false
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
-			if !ok {
-				continue
-			}
-			common := call.Common()
-			switch {
-			case common.IsInvoke() && common.Method.Name() == "Deadline" && typesutil.IsContext(common.Value.Type()):
-				checks = true
-			case invoker != nil && common.Value == invoker && len(common.Args) > 0:
-				bounds = bounds || hasDeadlinePath(d.info.Origins.Of(common.Args[0]))
+			if ok && invoker != nil && call.Call.Value == invoker && len(call.Call.Args) > 0 {
+				bounds = bounds || hasDeadlinePath(d.info.Origins.Of(call.Call.Args[0]))
 			}
 		}
 	}
-	d.setsDDL[fn] = checks && bounds
-	return checks && bounds
+	v := bounds && callsDeadline(fn)
+	d.setsDDL[fn] = v
+	return v
 }
 
 // hasDeadlinePath reports whether some origin of a ctx has a deadline applied.

@@ -228,8 +228,8 @@ func (c *checker) propagate() {
 		if !ok {
 			continue
 		}
-		for _, o := range c.info.Origins.Of(ctx) {
-			if o.Kind != ctxorigin.Param || o.Deadline || o.Opaque {
+		for _, o := range c.unbounded(s, ctx) {
+			if o.Kind != ctxorigin.Param {
 				continue
 			}
 			p := o.Param.Parent()
@@ -271,8 +271,8 @@ func (c *checker) report(rep *report.Reporter) {
 		if !ok {
 			continue
 		}
-		for _, o := range c.info.Origins.Of(ctx) {
-			if (o.Kind == ctxorigin.Root || o.Kind == ctxorigin.Detached) && !o.Deadline && !o.Opaque {
+		for _, o := range c.unbounded(s, ctx) {
+			if o.Kind == ctxorigin.Root || o.Kind == ctxorigin.Detached {
 				rep.Report(c.diagnostic(s, o, path))
 				break
 			}

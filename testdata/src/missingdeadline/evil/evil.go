@@ -175,3 +175,43 @@ func unreasoned(c catalogpb.CatalogClient) {
 	//deadlinelint:ignore missingdeadline // want `//deadlinelint:ignore missingdeadline needs a reason`
 	_, _ = c.GetItem(context.Background(), req) // want `unary RPC CatalogClient.GetItem`
 }
+
+// withDefault gives its callers' calls a default deadline inline: no fact.
+func withDefault(ctx context.Context, c catalogpb.CatalogClient) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+	}
+	_, err := c.GetItem(ctx, req)
+	return err
+}
+
+// ensureDeadline is the same default as a helper.
+func ensureDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, 5*time.Second)
+}
+
+func viaEnsure(c catalogpb.CatalogClient) {
+	ctx, cancel := ensureDeadline(context.Background())
+	defer cancel()
+	_, _ = c.GetItem(ctx, req)
+}
+
+// configured bounds the call only when a timeout is configured: reported.
+func configured(c catalogpb.CatalogClient, timeout time.Duration) {
+	ctx := context.Background()
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	_, _ = c.GetItem(ctx, req) // want `unary RPC CatalogClient.GetItem`
+}
+
+func useDefaults(c catalogpb.CatalogClient) {
+	_ = withDefault(context.Background(), c)
+}
