@@ -95,8 +95,5 @@ func rootName(o ctxorigin.Origin) string {
 	if fn == nil {
 		return "a context with no deadline"
 	}
-	if o.Kind == ctxorigin.Detached {
-		return "context." + fn.Name() + "(...)"
-	}
 	return "context." + fn.Name() + "()"
 }

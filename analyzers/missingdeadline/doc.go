@@ -34,6 +34,8 @@
 //     inherit the caller's deadline, and a dropped one there is ctxbackground's finding;
 //   - a ctx that comes from the request, from a parameter, field or global whose origin is
 //     not visible, or through a function whose body is not visible;
+//   - a ctx from context.WithoutCancel: the detach rule reports an unbounded one at the
+//     WithoutCancel call;
 //   - streaming calls (NewStream, grpc.NewClientStream, server-, client- and bidi-streaming
 //     client methods): a total deadline is the wrong tool for a long-lived stream; use
 //     keepalive and heartbeats. -missingdeadline.streams reports them too;

@@ -263,8 +263,10 @@ func (c *checker) exportFacts() {
 	}
 }
 
-// report reports every site that hands an RPC a ctx created, on some path, from a root or
-// detached context with no deadline added.
+// report reports every site that hands an RPC a ctx created, on some path, from
+// context.Background() or TODO() with no deadline added. A context.WithoutCancel origin is
+// left to the detach rule, which reports an unbounded one at the WithoutCancel call: one
+// report per lost deadline.
 func (c *checker) report(rep *report.Reporter) {
 	for _, s := range c.sites {
 		ctx, path, ok := c.target(s)
@@ -272,7 +274,7 @@ func (c *checker) report(rep *report.Reporter) {
 			continue
 		}
 		for _, o := range c.unbounded(s, ctx) {
-			if o.Kind == ctxorigin.Root || o.Kind == ctxorigin.Detached {
+			if o.Kind == ctxorigin.Root {
 				rep.Report(c.diagnostic(s, o, path))
 				break
 			}

@@ -78,9 +78,10 @@ func layered(c catalogpb.CatalogClient) {
 	_, _ = c.GetItem(ctx, req)
 }
 
-// detached drops its caller's deadline outside any request scope.
+// detached drops its caller's deadline outside any request scope: the detach rule reports the
+// unbounded WithoutCancel, at the WithoutCancel call.
 func detached(ctx context.Context, c catalogpb.CatalogClient) {
-	_, _ = c.GetItem(context.WithoutCancel(ctx), req) // want `from context.WithoutCancel\(...\) that has no deadline`
+	_, _ = c.GetItem(context.WithoutCancel(ctx), req)
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
 	_, _ = c.GetItem(dctx, req)
