@@ -53,11 +53,4 @@
 //     of the package it calls) calls Deadline() on a ctx —
 //     if _, ok := ctx.Deadline(); !ok { ctx, cancel = context.WithTimeout(ctx, d) };
 //   - calls in _test.go files, unless -missingdeadline.tests is set, and generated files.
-//
-// Flags:
-//
-//	-missingdeadline.streams     also report streaming client calls
-//	-missingdeadline.tests       also report calls in _test.go files
-//	-missingdeadline.clientapis  comma-separated extra unary client-call APIs, written
-//	                             pkgpath.Func or pkgpath.Type.Method (hand-written wrappers)
 package missingdeadline
