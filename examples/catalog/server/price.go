@@ -62,7 +62,7 @@ func (s *Server) RefreshPrice(ctx context.Context, req *catalogv1.RefreshPriceRe
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	q, err := s.prices.Lookup(item.GetSku()) // planted: ctxbackground (pending: transitive drops, issue 4)
+	q, err := s.prices.Lookup(item.GetSku()) // planted: ctxbackground
 	if err != nil {
 		return nil, status.Errorf(codes.Unavailable, "quote: %v", err)
 	}
