@@ -54,7 +54,7 @@ lint() {
 	shift 2
 	mkdir -p "$out"
 	code=0
-	(cd "$fixture" && GOPROXY=off GOFLAGS=-mod=mod GOLANGCI_LINT_CACHE="$work/cache" \
+	(cd "$fixture" && GOPROXY=off GOLANGCI_LINT_CACHE="$work/cache" \
 		"$bin" run --config "$config" \
 		--output.text.path="$out/text" --output.text.print-issued-lines=false \
 		--output.sarif.path="$out/sarif" --show-stats=false \
