@@ -52,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	rep := report.New(pass, res, name)
 	defer rep.Finish()
-	if !mayCallClients(res) {
+	if !mayCallClients(res) || !usesClientAPI(pass, res) {
 		return nil, nil
 	}
 	c := newChecker(pass, res, res.SSA())
@@ -68,6 +68,36 @@ func run(pass *analysis.Pass) (any, error) {
 // values at all.
 func mayCallClients(res *ctxssa.Result) bool {
 	return res.RPC || (len(clientAPIs) > 0 && res.Context)
+}
+
+// usesClientAPI reports, before any SSA work, whether the package's own code names a
+// client-call API or an imported function with a needsDeadline fact: without one, no call of
+// the package can reach an RPC.
+func usesClientAPI(pass *analysis.Pass, res *ctxssa.Result) bool {
+	seen := make(map[*types.Func]bool)
+	for id, obj := range pass.TypesInfo.Uses {
+		fn, ok := obj.(*types.Func)
+		if !ok || seen[fn] || res.Generated(id.Pos()) {
+			continue
+		}
+		seen[fn] = true
+		if isClientAPI(pass, fn.Origin()) {
+			return true
+		}
+	}
+	return false
+}
+
+// isClientAPI reports whether fn is a client-call API, or an imported function with a fact.
+func isClientAPI(pass *analysis.Pass, fn *types.Func) bool {
+	if isConnMethod(fn, "Invoke") || isConnMethod(fn, "NewStream") ||
+		typesutil.IsFunc(fn, typesutil.GRPCPath, "NewClientStream") || clientAPIs.has(fn) {
+		return true
+	}
+	if _, ok := generatedShape(fn.Signature()); ok {
+		return true
+	}
+	return fn.Pkg() != pass.Pkg && pass.ImportObjectFact(fn, new(needsDeadline))
 }
 
 // checker holds one package's analysis.

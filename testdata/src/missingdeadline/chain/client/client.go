@@ -64,3 +64,13 @@ func (c *Client) Warm() {
 func Tag(ctx context.Context) context.Context {
 	return metadata.AppendToOutgoingContext(ctx, "x-tag", "1")
 }
+
+// Decode fetches an item and converts it; generic, so its callers use an instance.
+func Decode[T any](ctx context.Context, c *Client, id string, conv func(*catalogpb.Item) T) (T, error) { // want Decode:`needsDeadline\(0: Client.Item → CatalogClient.GetItem\)`
+	item, err := c.Item(ctx, id)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return conv(item), nil
+}

@@ -7,6 +7,7 @@ import (
 	"log"
 	"time"
 
+	"example.com/gen/catalogpb"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"missingdeadline/chain/client"
@@ -34,6 +35,9 @@ func main() {
 	log.Println(s.Describe(bounded, "4"))
 	log.Println(s.DescribeBounded(ctx, "5"))
 	log.Println(c.BoundedItem(ctx, "6"))
+
+	name, _ := client.Decode(ctx, c, "8", (*catalogpb.Item).GetName) // want `client.Decode is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC CatalogClient.GetItem through Client.Item`
+	log.Println(name)
 
 	// Tag's body is in another package: whether it adds a deadline is unknown.
 	_, _ = c.Item(client.Tag(ctx), "7")
