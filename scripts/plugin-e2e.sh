@@ -93,10 +93,10 @@ else
 fi
 
 check "exit code 1 with findings" test "$code" -eq 1
-check "messages name the rule and say what to do" \
-	grep -qF "orders/orders.go:21:26: context.Background() in request scope Handler.Place drops the caller's deadline and cancellation; pass ctx (ctxbackground)" "$work/main/text"
-check "related positions are issues of their own (orders.go:21:12 reaches Client.Reserve)" \
-	grep -qF 'orders/orders.go:21:12: ctxbackground(related information): reaches Client.Reserve (ctxbackground)' "$work/main/text"
+check "messages say what is lost, in whose scope, and name the rule" \
+	grep -qE "^orders/orders.go:21:26: context.Background\(\) in request scope Handler.Place .*deadline.* \(ctxbackground\)$" "$work/main/text"
+check "related positions are issues of their own (orders.go:21:12, the call the ctx reaches)" \
+	grep -qE '^orders/orders.go:21:12: ctxbackground\(related information\): .*Client.Reserve' "$work/main/text"
 check "//nolint:ctxbackground suppresses (orders.go:32)" \
 	bash -c "! grep -q '^orders/orders.go:32:' '$work/main/text'"
 check "//deadlinelint:ignore suppresses (orders.go:46)" \
@@ -133,6 +133,21 @@ check "an unknown setting stops the run with an error naming the rule (exit $cod
 
 lint "$fixture/.golangci.yml" "$work/clean" ./inventory/...
 check "exit code 0 on a clean package" bash -c "[[ $code -eq 0 && ! -s '$work/clean/text' ]]"
+
+# The standalone command reports the same findings at the same positions with
+# the same rule names, given the same setting; it does not read //nolint, so
+# it also reports orders.go:32.
+(cd "$root" && go build -o "$work/deadlinelint" ./cmd/deadlinelint)
+standalone=$(cd "$fixture" && "$work/deadlinelint" \
+	-missingdeadline.clientapis=example.com/fixture/inventory.Client.Reserve ./... || true)
+got=$(sed -nE 's#^(plugin/testdata/fixture/)?([^ ]+:[0-9]+:[0-9]+): .* \(([a-z]+)\)$#\2 \3#p' <<<"$standalone" | sort)
+want=$(printf '%s\n%s\n' "$expected" "orders/orders.go:32:23 ctxbackground" | sort)
+if [[ $got == "$want" ]]; then
+	pass "the standalone command agrees (plus the //nolint'ed finding)"
+else
+	fail "the standalone command differs (- expected, + got):"
+	diff <(echo "$want") <(echo "$got") | sed -n 's/^[<>]/  &/p' >&2 || true
+fi
 
 echo "timings: build ${build_secs}s, lint ${lint_secs}s"
 echo "plugin-e2e: $passed passed, $failed failed"
