@@ -10,14 +10,16 @@
 #   - //deadlinelint:ignore <rule> <reason> suppresses;
 #   - a rule setting in .golangci.yml takes effect, and an unknown one is an error;
 #   - the exit code: 1 with findings, 0 on a clean package;
-#   - SARIF: one ruleId per rule.
+#   - SARIF: the same findings, one ruleId per rule;
+#   - the standalone command reports the same findings on the fixture.
 #
 # Usage: scripts/plugin-e2e.sh
 # Environment:
 #   PLUGIN_E2E_BIN  where to build the binary (default: a temporary directory,
 #                   removed at exit); set it to keep the binary around.
 # The build needs golangci-lint's modules in the module cache (or the Go module
-# proxy). A cold build takes a few minutes; with a warm build cache, seconds.
+# proxy). Measured on 2 cores: cold build cache ~5.5 CPU-minutes (3-4 minutes
+# on an idle machine); warm, from a fresh clone, ~35 s for the whole script.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
