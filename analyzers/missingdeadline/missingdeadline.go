@@ -179,7 +179,7 @@ func (c *checker) collect() {
 func (c *checker) site(fn *ssa.Function, call ssa.CallInstruction) *site {
 	common := call.Common()
 	obj := ctxorigin.Callee(common)
-	if obj != nil {
+	if obj != nil && !c.hasBody(common) {
 		if rpc, ok := classify(common, obj, clientAPIs); ok {
 			if rpc.stream && !streams {
 				return nil
@@ -204,6 +204,24 @@ func (c *checker) site(fn *ssa.Function, call ssa.CallInstruction) *site {
 		}
 	}
 	return nil
+}
+
+// hasBody reports whether a static call goes to a function of the package whose body is
+// analysed, and that -missingdeadline.clientapis does not list: a hand-written method shaped
+// like a generated client's (a wrapper that may add its own deadline) is judged by its body.
+func (c *checker) hasBody(common *ssa.CallCommon) bool {
+	callee := common.StaticCallee()
+	if common.IsInvoke() || callee == nil {
+		return false
+	}
+	if o := callee.Origin(); o != nil {
+		callee = o
+	}
+	_, analysed := c.owned[callee]
+	if obj, ok := callee.Object().(*types.Func); ok && clientAPIs.has(obj) {
+		return false
+	}
+	return analysed
 }
 
 // target returns the ctx a site hands to an RPC without a deadline of its own, and the path

@@ -216,3 +216,28 @@ func configured(c catalogpb.CatalogClient, timeout time.Duration) {
 func useDefaults(c catalogpb.CatalogClient) {
 	_ = withDefault(context.Background(), c)
 }
+
+// timeoutClient wraps a client and bounds every call: its methods have the generated shape,
+// but their bodies are visible and judged.
+type timeoutClient struct {
+	inner catalogpb.CatalogClient
+	d     time.Duration
+}
+
+func (t *timeoutClient) GetItem(ctx context.Context, in *catalogpb.GetItemRequest, opts ...grpc.CallOption) (*catalogpb.Item, error) {
+	ctx, cancel := context.WithTimeout(ctx, t.d)
+	defer cancel()
+	return t.inner.GetItem(ctx, in, opts...)
+}
+
+// tracingClient passes the ctx through.
+type tracingClient struct{ inner catalogpb.CatalogClient }
+
+func (t *tracingClient) GetItem(ctx context.Context, in *catalogpb.GetItemRequest, opts ...grpc.CallOption) (*catalogpb.Item, error) { // want GetItem:`needsDeadline\(1: CatalogClient.GetItem\)`
+	return t.inner.GetItem(ctx, in, opts...)
+}
+
+func wrappers(tc *timeoutClient, tr *tracingClient) {
+	_, _ = tc.GetItem(context.Background(), req)
+	_, _ = tr.GetItem(context.Background(), req) // want `tracingClient.GetItem is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC CatalogClient.GetItem`
+}
