@@ -11,6 +11,7 @@
 #   - a rule setting in .golangci.yml takes effect, and an unknown one is an error;
 #   - the exit code: 1 with findings, 0 on a clean package;
 #   - SARIF: the same findings, one ruleId per rule;
+#   - --fix applies the suggested fixes;
 #   - the standalone command reports the same findings on the fixture.
 #
 # Usage: scripts/plugin-e2e.sh
@@ -135,6 +136,20 @@ check "an unknown setting stops the run with an error naming the rule (exit $cod
 
 lint "$fixture/.golangci.yml" "$work/clean" ./inventory/...
 check "exit code 0 on a clean package" bash -c "[[ $code -eq 0 && ! -s '$work/clean/text' ]]"
+
+# --fix applies the rules' suggested fixes (the request ctx for Background and
+# TODO); the fixed module builds and those findings are gone.
+cp -r "$fixture" "$work/fixme"
+(cd "$work/fixme" && GOPROXY=off GOLANGCI_LINT_CACHE="$work/cache" \
+	"$bin" run --fix --show-stats=false --output.text.path="$work/fix.txt" ./... 2>/dev/null || true)
+mkdir -p "$work/fixed"
+(cd "$work/fixme" && GOPROXY=off GOLANGCI_LINT_CACHE="$work/cache" \
+	"$bin" run --show-stats=false --output.text.path="$work/fixed/text" --output.text.print-issued-lines=false ./... 2>/dev/null) || true
+check "--fix passes the request ctx, the result builds and the findings are gone" bash -c "
+	grep -qF 'if err := h.Inv.Reserve(ctx, sku, n); err != nil {' '$work/fixme/orders/orders.go' &&
+	(cd '$work/fixme' && go build ./...) &&
+	! grep -qE '^orders/orders.go:(21|39):[0-9]+: context' '$work/fixed/text' &&
+	grep -q '(detach)' '$work/fixed/text'"
 
 # The standalone command reports the same findings at the same positions with
 # the same rule names, given the same setting; it does not read //nolint, so
