@@ -122,6 +122,7 @@ type site struct {
 	local  *ssa.Function  // a function of this package, which may need a deadline
 	fact   *needsDeadline // the fact of a function of another package
 	callee *types.Func    // the declared callee, nil for a function literal
+	shift  int            // 1 when the call is through a method value: Args lack the receiver
 }
 
 // need records that a function's ctx parameter reaches an RPC without a deadline.
@@ -191,19 +192,33 @@ func (c *checker) site(fn *ssa.Function, call ssa.CallInstruction) *site {
 	if common.IsInvoke() || callee == nil || typesutil.CtxParamIndex(common.Signature()) < 0 {
 		return nil
 	}
+	shift := 0
+	if isBound(callee, obj) {
+		// A method value: the receiver is bound, the arguments start at the method's first
+		// declared parameter.
+		callee, shift = c.info.Pkg.Prog.FuncValue(obj), 1
+		if callee == nil {
+			return nil
+		}
+	}
 	if o := callee.Origin(); o != nil {
 		callee = o
 	}
 	if callee.Pkg == c.info.Pkg && callee.Blocks != nil {
-		return &site{fn: fn, instr: call, local: callee, callee: obj}
+		return &site{fn: fn, instr: call, local: callee, callee: obj, shift: shift}
 	}
 	if obj != nil && obj.Pkg() != c.pass.Pkg {
 		var f needsDeadline
 		if c.pass.ImportObjectFact(obj, &f) {
-			return &site{fn: fn, instr: call, fact: &f, callee: obj}
+			return &site{fn: fn, instr: call, fact: &f, callee: obj, shift: shift}
 		}
 	}
 	return nil
+}
+
+// isBound reports whether callee is the $bound wrapper of the method obj.
+func isBound(callee *ssa.Function, obj *types.Func) bool {
+	return callee.Synthetic != "" && obj != nil && obj.Signature().Recv() != nil && callee.Signature.Recv() == nil
 }
 
 // hasBody reports whether a static call goes to a function of the package whose body is
@@ -235,12 +250,14 @@ func (c *checker) target(s *site) (ctx ssa.Value, path string, ok bool) {
 		}
 		return s.rpc.ctx, s.rpc.name, true
 	case s.local != nil:
-		if n := c.needs[s.local]; n != nil && n.param < len(args) {
-			return args[n.param], prepend(funcName(s.local), n.path), true
+		if n := c.needs[s.local]; n != nil {
+			if i := n.param - s.shift; i >= 0 && i < len(args) {
+				return args[i], prepend(funcName(s.local), n.path), true
+			}
 		}
 	case s.fact != nil:
-		if s.fact.Param >= 0 && s.fact.Param < len(args) {
-			return args[s.fact.Param], prepend(report.FuncName(s.callee), s.fact.Path), true
+		if i := s.fact.Param - s.shift; i >= 0 && i < len(args) {
+			return args[i], prepend(report.FuncName(s.callee), s.fact.Path), true
 		}
 	}
 	return nil, "", false

@@ -95,14 +95,14 @@ func TestRelated(t *testing.T) {
 			"evil.go: if _, err := c.GetItem(ctx, req); err: evil.retry calls RPC CatalogClient.GetItem with it here",
 		},
 	}
-	found := 0
+	found := make(map[string]bool)
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			for prefix, related := range want {
 				if !strings.HasPrefix(d.Message, prefix) {
 					continue
 				}
-				found++
+				found[prefix] = true
 				var got []string
 				for _, rel := range d.Related {
 					got = append(got, fmt.Sprintf("%s: %s", lineOf(t, r.Pass.Fset.Position(rel.Pos)), rel.Message))
@@ -113,8 +113,10 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	if found != len(want) {
-		t.Errorf("found %d of the %d findings checked", found, len(want))
+	for prefix := range want {
+		if !found[prefix] {
+			t.Errorf("no finding %q", prefix)
+		}
 	}
 }
 

@@ -241,3 +241,13 @@ func wrappers(tc *timeoutClient, tr *tracingClient) {
 	_, _ = tc.GetItem(context.Background(), req)
 	_, _ = tr.GetItem(context.Background(), req) // want `tracingClient.GetItem is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC CatalogClient.GetItem`
 }
+
+// poller is called through a method value.
+type poller struct{ c catalogpb.CatalogClient }
+
+func (p *poller) Poll(ctx context.Context) { _, _ = p.c.GetItem(ctx, req) } // want Poll:`needsDeadline\(1: CatalogClient.GetItem\)`
+
+func methodValueHop(p *poller) {
+	poll := p.Poll
+	poll(context.Background()) // want `poller.Poll is called with a ctx from context.Background\(\)`
+}

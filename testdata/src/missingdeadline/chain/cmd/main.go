@@ -39,6 +39,9 @@ func main() {
 	name, _ := client.Decode(ctx, c, "8", (*catalogpb.Item).GetName) // want `client.Decode is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC CatalogClient.GetItem through Client.Item`
 	log.Println(name)
 
+	describe := s.Describe
+	_, _ = describe(ctx, "9") // want `Service.Describe is called with a ctx from context.Background\(\)`
+
 	// Tag's body is in another package: whether it adds a deadline is unknown.
 	_, _ = c.Item(client.Tag(ctx), "7")
 }
