@@ -8,4 +8,8 @@ require (
 	golang.org/x/tools v0.52.0
 )
 
+// Builds in this repository use the root module of the checkout. Replace
+// directives do not apply where this module is a dependency (golangci-lint
+// custom): a release tags the root module vX.Y.Z and this one plugin/vX.Y.Z,
+// with the requirement above raised to the root's vX.Y.Z.
 replace github.com/deadlinelint/deadlinelint => ../
