@@ -71,7 +71,7 @@ func describe(o ctxorigin.Origin) string {
 		return fmt.Sprintf("package-level variable %s", o.Global.Name())
 	}
 	if o.FieldBase == ctxorigin.ServerBase {
-		return fmt.Sprintf("server field %s", o.FieldVar.Name())
+		return fmt.Sprintf("receiver field %s", o.FieldVar.Name())
 	}
 	return fmt.Sprintf("field %s of a package-level variable", o.FieldVar.Name())
 }

@@ -358,16 +358,52 @@ func (r *Resolver) stored(addr ssa.Value) Set {
 // this function, the values stored to that field are the answer; otherwise the field itself
 // is the origin.
 func (r *Resolver) fieldLoad(fa *ssa.FieldAddr, pos token.Pos) Set {
-	if alloc, ok := fa.X.(*ssa.Alloc); ok {
-		return r.localFieldStores(alloc, fa.Field)
+	if local := localStruct(fa.X); local != nil {
+		if s := r.fieldStores(local, fa.Field); len(s) > 0 {
+			return s
+		}
+		return unknown // never set here
 	}
 	base, bp := r.baseOf(fa.X)
 	return Set{{Kind: Field, FieldVar: fieldVar(fa.X.Type(), fa.Field), FieldBase: base, baseParam: bp, Pos: pos}}
 }
 
-func (r *Resolver) localFieldStores(alloc *ssa.Alloc, field int) Set {
+// localStruct returns the local struct variable x addresses — an Alloc of this function, or
+// one of the enclosing function captured by a literal — or nil.
+func localStruct(x ssa.Value) *ssa.Alloc {
+	switch x := x.(type) {
+	case *ssa.Alloc:
+		return x
+	case *ssa.FreeVar:
+		var found *ssa.Alloc
+		ok := true
+		fn := x.Parent()
+		for i, fv := range fn.FreeVars {
+			if fv != x || fn.Referrers() == nil {
+				continue
+			}
+			for _, ref := range *fn.Referrers() {
+				if mc, isMC := ref.(*ssa.MakeClosure); isMC {
+					a := localStruct(mc.Bindings[i])
+					ok = ok && a != nil && (found == nil || found == a)
+					found = a
+				}
+			}
+		}
+		if ok {
+			return found
+		}
+	}
+	return nil
+}
+
+// fieldStores returns the origins of the values stored to field of the local struct addr (an
+// Alloc, or the FreeVar through which a literal captures it): in its function, in the literals
+// that capture it, and through whole-struct copies. Anything else done with the struct's
+// address (a call may set the field) adds Unknown.
+func (r *Resolver) fieldStores(addr ssa.Value, field int) Set {
 	var sets []Set
-	for _, ref := range *alloc.Referrers() {
+	for _, ref := range *addr.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.FieldAddr:
 			if ref.Field != field {
@@ -378,15 +414,39 @@ func (r *Resolver) localFieldStores(alloc *ssa.Alloc, field int) Set {
 					sets = append(sets, r.of(st.Val))
 				}
 			}
+		case *ssa.Store:
+			// The whole struct is assigned: a composite literal built in a temporary and
+			// copied in. Its field is what was stored in the temporary's.
+			if from := copiedFrom(ref, addr); from != nil {
+				sets = append(sets, r.fieldStores(from, field))
+			} else {
+				sets = append(sets, unknown)
+			}
+		case *ssa.MakeClosure:
+			for i, b := range ref.Bindings {
+				if b == addr {
+					sets = append(sets, r.fieldStores(ref.Fn.(*ssa.Function).FreeVars[i], field))
+				}
+			}
 		case *ssa.DebugRef, *ssa.UnOp:
 		default:
 			sets = append(sets, unknown) // the struct escapes: others may set the field
 		}
 	}
-	if len(sets) == 0 {
-		return unknown
-	}
 	return union(sets...)
+}
+
+// copiedFrom returns the local struct that st copies whole into alloc (*alloc = *from), or nil.
+func copiedFrom(st *ssa.Store, alloc ssa.Value) *ssa.Alloc {
+	if st.Addr != alloc {
+		return nil
+	}
+	load, ok := st.Val.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	from, _ := load.X.(*ssa.Alloc)
+	return from
 }
 
 // baseOf says what holds the struct x (a pointer or value) ultimately belongs to. For the

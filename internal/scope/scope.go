@@ -20,6 +20,7 @@ package scope
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -46,7 +47,7 @@ type Scope struct {
 	Parent *Scope         // Closure: the enclosing scope
 	Ctx    *ssa.Parameter // the request ctx parameter, if the request arrives as one
 	Stream *ssa.Parameter // the server stream whose Context() is the request ctx
-	Recv   *ssa.Parameter // the receiver of a handler method: the long-lived server value
+	Recv   *ssa.Parameter // the receiver of a scope method (handler, interceptor, marked): the long-lived value
 }
 
 // Handler returns the outermost scope: the handler, interceptor or marked function itself.
@@ -57,9 +58,13 @@ func (s *Scope) Handler() *Scope {
 	return s
 }
 
-// Name returns a short display name of the handler, such as "Catalog.GetItem".
+// Name returns a short display name of the handler, such as "Catalog.GetItem", or
+// "NewAuth.func1" for a function literal (the name Go's stack traces give it).
 func (s *Scope) Name() string {
 	fn := s.Handler().Func
+	if parent := fn.Parent(); parent != nil {
+		return strings.Replace(fn.Name(), "$", ".func", 1)
+	}
 	if recv := fn.Signature.Recv(); recv != nil {
 		t := recv.Type()
 		if p, ok := types.Unalias(t).(*types.Pointer); ok {
@@ -139,6 +144,14 @@ type finder struct {
 
 // classify returns the scope fn opens by itself (not as a closure), or nil.
 func (f *finder) classify(fn *ssa.Function) *Scope {
+	sc := f.classifyKind(fn)
+	if sc != nil && fn.Signature.Recv() != nil {
+		sc.Recv = fn.Params[0]
+	}
+	return sc
+}
+
+func (f *finder) classifyKind(fn *ssa.Function) *Scope {
 	sig := fn.Signature
 	switch {
 	case sig.Recv() != nil && f.isServiceMethod(fn):
@@ -194,7 +207,7 @@ func withoutRecv(sig *types.Signature) *types.Signature {
 // handlerScope builds the scope of a service method: unary and connect handlers take the
 // request ctx as a parameter, grpc-go streaming handlers a stream.
 func (f *finder) handlerScope(fn *ssa.Function) *Scope {
-	sc := &Scope{Func: fn, Recv: fn.Params[0]}
+	sc := &Scope{Func: fn}
 	if i := typesutil.CtxParamIndex(fn.Signature); i >= 0 {
 		sc.Ctx = param(fn, i)
 		sc.Kind = Unary

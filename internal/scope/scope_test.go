@@ -40,6 +40,9 @@ var printer = &analysis.Analyzer{
 			if sc.Stream != nil {
 				parts = append(parts, "stream="+sc.Stream.Name())
 			}
+			if sc.Recv != nil {
+				parts = append(parts, "recv="+sc.Recv.Name())
+			}
 			pass.Reportf(fn.Pos(), "%s", strings.Join(parts, " "))
 		}
 		return nil, nil

@@ -34,25 +34,25 @@ func NewServer(ctx context.Context) *Server {
 func (s *Server) lifetime() context.Context { return s.baseCtx }
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
-	if _, err := load(s.baseCtx, "field"); err != nil { // want `basic.load in handler Server.GetItem gets a ctx from server field baseCtx, which outlives the request: the call ignores the caller's deadline and cancellation; pass ctx`
+	if _, err := load(s.baseCtx, "field"); err != nil { // want `basic.load in handler Server.GetItem gets a ctx from receiver field baseCtx, which outlives the request: the call ignores the caller's deadline and cancellation; pass ctx`
 		return nil, err
 	}
 	tctx, cancel := context.WithTimeout(s.baseCtx, time.Second)
 	defer cancel()
-	_, _ = load(tctx, "derived from the field") // want `from server field baseCtx`
+	_, _ = load(tctx, "derived from the field") // want `from receiver field baseCtx`
 	_, _ = load(processCtx, "global")           // want `from package-level variable processCtx`
 	_, _ = load(app.ctx, "global struct")       // want `from field ctx of a package-level variable`
-	_, _ = load(s.lifetime(), "helper")         // want `from server field baseCtx`
+	_, _ = load(s.lifetime(), "helper")         // want `from receiver field baseCtx`
 	c := ctx
 	if s.cond {
 		c = s.baseCtx
 	}
-	_, _ = load(c, "phi")           // want `from server field baseCtx`
-	go load(s.baseCtx, "goroutine") // want `from server field baseCtx`
+	_, _ = load(c, "phi")           // want `from receiver field baseCtx`
+	go load(s.baseCtx, "goroutine") // want `from receiver field baseCtx`
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_, _ = load(s.baseCtx, "closure") // want `from server field baseCtx`
+		_, _ = load(s.baseCtx, "closure") // want `from receiver field baseCtx`
 	}()
 	<-done
 	return load(ctx, req.GetId())
@@ -92,4 +92,23 @@ func (o *others) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	_, _ = load(context.Background(), "ctxbackground's")
 	_, _ = load(context.WithoutCancel(ctx), "detach's")
 	return load(ctx, req.GetId())
+}
+
+// Authz is an interceptor method whose receiver outlives the request.
+type Authz struct{ base context.Context }
+
+func (a *Authz) Unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+	_, _ = load(a.base, "audit") // want `basic.load in interceptor Authz.Unary gets a ctx from receiver field base`
+	return h(ctx, req)
+}
+
+// Consumer is a marked queue consumer holding its start-up ctx.
+type Consumer struct{ ctx context.Context }
+
+// Handle runs once per message.
+//
+//deadlinelint:scope
+func (c *Consumer) Handle(ctx context.Context, id string) error {
+	_, err := load(c.ctx, id) // want `in request scope Consumer.Handle gets a ctx from receiver field ctx`
+	return err
 }

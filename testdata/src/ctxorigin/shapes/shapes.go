@@ -106,6 +106,16 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 		use(late) // want `\[(request root|root request)\]`
 	}()
 	late = context.Background()
+	type holder struct {
+		ctx context.Context
+		n   int
+	}
+	hv := holder{ctx: context.TODO()}
+	use(hv.ctx) // want `\[root\]`
+	hr := holder{ctx: ctx, n: 1}
+	func() {
+		use(hr.ctx) // want `\[request\]`
+	}()
 	for range each(ctx) { // want `\[request\]`
 		use(ctx) // want `\[request\]`
 	}

@@ -18,20 +18,20 @@ type Catalog struct {
 
 func NewCatalog() *Catalog { return &Catalog{} }
 
-func (c *Catalog) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) { // want `unary Catalog.GetItem ctx=ctx`
+func (c *Catalog) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) { // want `unary Catalog.GetItem ctx=ctx recv=c`
 	go func() {}() // want `closure Catalog.GetItem`
 	return nil, nil
 }
 
-func (c *Catalog) ListItems(req *catalogpb.ListItemsRequest, stream grpc.ServerStreamingServer[catalogpb.Item]) error { // want `streaming Catalog.ListItems stream=stream`
+func (c *Catalog) ListItems(req *catalogpb.ListItemsRequest, stream grpc.ServerStreamingServer[catalogpb.Item]) error { // want `streaming Catalog.ListItems stream=stream recv=c`
 	return nil
 }
 
-func (c *Catalog) UploadItems(s grpc.ClientStreamingServer[catalogpb.Item, catalogpb.UploadSummary]) error { // want `streaming Catalog.UploadItems stream=s`
+func (c *Catalog) UploadItems(s grpc.ClientStreamingServer[catalogpb.Item, catalogpb.UploadSummary]) error { // want `streaming Catalog.UploadItems stream=s recv=c`
 	return nil
 }
 
-func (c *Catalog) Chat(s grpc.BidiStreamingServer[catalogpb.ChatMessage, catalogpb.ChatMessage]) error { // want `streaming Catalog.Chat stream=s`
+func (c *Catalog) Chat(s grpc.BidiStreamingServer[catalogpb.ChatMessage, catalogpb.ChatMessage]) error { // want `streaming Catalog.Chat stream=s recv=c`
 	return nil
 }
 
@@ -43,11 +43,11 @@ type Legacy struct {
 	legacypb.UnimplementedLegacyServer
 }
 
-func (l *Legacy) Ping(ctx context.Context, req *legacypb.PingRequest) (*legacypb.PingResponse, error) { // want `unary Legacy.Ping ctx=ctx`
+func (l *Legacy) Ping(ctx context.Context, req *legacypb.PingRequest) (*legacypb.PingResponse, error) { // want `unary Legacy.Ping ctx=ctx recv=l`
 	return nil, nil
 }
 
-func (l *Legacy) Upload(s legacypb.Legacy_UploadServer) error { // want `streaming Legacy.Upload stream=s`
+func (l *Legacy) Upload(s legacypb.Legacy_UploadServer) error { // want `streaming Legacy.Upload stream=s recv=l`
 	return nil
 }
 
@@ -55,7 +55,7 @@ type Greeter struct {
 	greetconnect.UnimplementedGreetServiceHandler
 }
 
-func (g *Greeter) Greet(ctx context.Context, req *connect.Request[greetv1.GreetRequest]) (*connect.Response[greetv1.GreetResponse], error) { // want `connect Greeter.Greet ctx=ctx`
+func (g *Greeter) Greet(ctx context.Context, req *connect.Request[greetv1.GreetRequest]) (*connect.Response[greetv1.GreetResponse], error) { // want `connect Greeter.Greet ctx=ctx recv=g`
 	return nil, nil
 }
 
@@ -79,4 +79,28 @@ type lookalike struct{}
 
 func (lookalike) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
 	return nil, nil
+}
+
+// newAuth returns an interceptor literal.
+func newAuth() grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) { // want `interceptor newAuth.func1 ctx=ctx`
+		return h(ctx, req)
+	}
+}
+
+// Authz carries an interceptor method.
+type Authz struct{ base context.Context }
+
+func (a *Authz) Unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) { // want `interceptor Authz.Unary ctx=ctx recv=a`
+	return h(ctx, req)
+}
+
+// Consumer has a marked method.
+type Consumer struct{}
+
+// Handle is a marked method.
+//
+//deadlinelint:scope
+func (c *Consumer) Handle(ctx context.Context, id string) error { // want `marked Consumer.Handle ctx=ctx recv=c`
+	return nil
 }
