@@ -49,7 +49,7 @@ func main() {
 	flag.StringVar(&o.write, "write", "", "update the generated section of this markdown `file` (e.g. docs/performance.md)")
 	flag.StringVar(&o.corpora, "corpus", "std,grpc", "comma-separated corpora to measure: std, grpc")
 	flag.StringVar(&o.scaling, "scaling", "10,100,1000", "comma-separated package counts for the scaling run (empty: none)")
-	flag.StringVar(&o.floorMode, "floor-mode", "auto", "load mode of floor (a): auto, syntax or allsyntax")
+	flag.StringVar(&o.floorMode, "floor-mode", "deadlinelint", "load mode of floor (a): deadlinelint (the mode its driver uses), auto, syntax or allsyntax")
 	flag.BoolVar(&o.keep, "keep", false, "keep the work directory (binaries, corpus module, logs)")
 	flag.Parse()
 	if o.quick {

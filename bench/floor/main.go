@@ -19,7 +19,9 @@
 // breakdown by phase of a run.
 //
 // The load mode follows the x/tools rule by default (auto): a suite whose
-// analyzers carry facts needs the syntax of every dependency.
+// analyzers carry facts needs the syntax of every dependency. -mode=deadlinelint
+// picks the mode deadlinelint's driver picks for its own rules (all syntax,
+// as its rules carry facts), so that floor (a) loads exactly what it loads.
 package main
 
 import (
@@ -38,7 +40,7 @@ import (
 
 func main() {
 	suiteName := flag.String("suite", "noop", "analyzers to run: noop, ssa, vet or deadlinelint")
-	modeName := flag.String("mode", "auto", "load mode: auto, syntax or allsyntax")
+	modeName := flag.String("mode", "auto", "load mode: auto, deadlinelint, syntax or allsyntax")
 	tests := flag.Bool("test", true, "also analyse test packages")
 	timings := flag.Bool("timings", false, "print load time and per-analyzer run times")
 	flag.Parse()
@@ -124,12 +126,18 @@ func loadMode(name string, suite []*analysis.Analyzer) (packages.LoadMode, error
 		if needFacts(suite) {
 			mode = packages.LoadAllSyntax
 		}
+	case "deadlinelint":
+		// The mode deadlinelint's driver picks for its rules, by the same rule.
+		mode = packages.LoadSyntax
+		if needFacts(analyzers.All()) {
+			mode = packages.LoadAllSyntax
+		}
 	case "syntax":
 		mode = packages.LoadSyntax
 	case "allsyntax":
 		mode = packages.LoadAllSyntax
 	default:
-		return 0, fmt.Errorf("unknown load mode %q (want auto, syntax or allsyntax)", name)
+		return 0, fmt.Errorf("unknown load mode %q (want auto, deadlinelint, syntax or allsyntax)", name)
 	}
 	return mode | packages.NeedModule, nil
 }
