@@ -137,17 +137,24 @@ func diagnostic(pass *analysis.Pass, res *ctxssa.Result, sc *scope.Scope, call *
 		msg = fmt.Sprintf("%s(%s, ...) in %s replaces the caller's remaining deadline with a fresh one and drops its cancellation; derive it from %s",
 			deriver, root, reqctx.Where(sc), reqCtx)
 	}
-	d := analysis.Diagnostic{Pos: pos, End: end, Message: msg}
+	async := sc.InGoroutine()
+	d := analysis.Diagnostic{Pos: pos, End: end}
 	for _, s := range sinks {
 		spos, _ := res.CallRange(s.Instr)
 		verb := "reaches"
 		if _, ok := s.Instr.(*ssa.Go); ok {
-			verb = "starts a goroutine with"
+			verb, async = "starts a goroutine with", true
 		}
 		d.Related = append(d.Related, analysis.RelatedInformation{
 			Pos: spos, Message: fmt.Sprintf("%s %s", verb, report.FuncName(s.Func)),
 		})
 	}
+	if async {
+		// The work may outlive the handler: the request ctx alone would cancel it on return.
+		msg += ", or context.WithoutCancel(" + reqCtx + ") with a timeout of its own if the goroutine must outlive the request"
+		fix = ""
+	}
+	d.Message = msg
 	if fix != "" && end.IsValid() {
 		d.SuggestedFixes = []analysis.SuggestedFix{{
 			Message:   fmt.Sprintf("Replace %s with %s", root, fix),

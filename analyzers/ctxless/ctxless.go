@@ -134,6 +134,9 @@ func setsRequestCtx(fn *types.Func) bool {
 func (c *checker) diagnostic(sc *scope.Scope, call ssa.CallInstruction, callee *types.Func, adv *advice) analysis.Diagnostic {
 	pos, end := c.callRange(call)
 	spelled, expr := reqctx.Expr(c.pass, sc, pos)
+	if _, ok := call.(*ssa.Go); ok {
+		expr = "" // the goroutine may outlive the handler: the request ctx would cut it short
+	}
 	lost := adv.lost
 	if lost == "" {
 		lost = "cannot be cancelled with the request"

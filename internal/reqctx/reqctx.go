@@ -16,8 +16,18 @@ import (
 // denotes it at pos for a suggested fix: "ctx" or "stream.Context()". The expression is ""
 // when the name does not resolve to the request's parameter at pos (a blank or unnamed
 // parameter, or a name shadowed by a closure parameter or a local variable); the spelling is
-// then a description such as "the request ctx".
+// then a description such as "the request ctx". It is also "" inside a goroutine started in
+// the scope (scope.InGoroutine): there the request ctx may be cancelled before the goroutine
+// is done, so passing it is no mechanical fix.
 func Expr(pass *analysis.Pass, sc *scope.Scope, pos token.Pos) (spelled, expr string) {
+	spelled, expr = expr0(pass, sc, pos)
+	if sc.InGoroutine() {
+		expr = ""
+	}
+	return spelled, expr
+}
+
+func expr0(pass *analysis.Pass, sc *scope.Scope, pos token.Pos) (spelled, expr string) {
 	h := sc.Handler()
 	switch {
 	case h.Ctx != nil:

@@ -251,3 +251,40 @@ func (f *finder) isMarked(fn *ssa.Function) bool {
 	}
 	return false
 }
+
+// InGoroutine reports whether the scope is a function literal started by a go statement, or
+// created inside one: its code may still run after the handler has returned, when the
+// request ctx is already cancelled.
+func (s *Scope) InGoroutine() bool {
+	for ; s.Parent != nil; s = s.Parent {
+		if startedByGo(s.Func) {
+			return true
+		}
+	}
+	return false
+}
+
+// startedByGo reports whether the function literal fn is the function of a go statement.
+func startedByGo(fn *ssa.Function) bool {
+	refs := fn.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, ref := range *refs {
+		var v ssa.Value = fn
+		if mc, ok := ref.(*ssa.MakeClosure); ok {
+			v = mc
+		}
+		if uses := v.Referrers(); uses != nil {
+			for _, use := range *uses {
+				if g, ok := use.(*ssa.Go); ok && g.Call.Value == v {
+					return true
+				}
+			}
+		}
+		if g, ok := ref.(*ssa.Go); ok && g.Call.Value == v {
+			return true
+		}
+	}
+	return false
+}

@@ -19,8 +19,9 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	cctx, cancel := context.WithTimeout(context.Background(), time.Second) // want `replaces the caller's remaining deadline`
 	defer cancel()
 	go func() {
-		_, _ = load(context.TODO(), "async") // want `context.TODO\(\) in handler Server.GetItem`
+		_, _ = load(context.TODO(), "async") // want `context.TODO\(\) in handler Server.GetItem drops the caller's deadline and cancellation; pass ctx, or context.WithoutCancel\(ctx\) with a timeout of its own if the goroutine must outlive the request`
 	}()
+	go load(context.Background(), "prefetch") // want `starts a goroutine|pass ctx, or context.WithoutCancel`
 	return load(cctx, req.GetId())
 }
 
