@@ -14,6 +14,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/report"
 	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 const name = "detach"
@@ -24,12 +25,25 @@ var doc string
 // Analyzer reports context.WithoutCancel calls that run unbounded detached work or give no
 // reason for detaching.
 var Analyzer = &analysis.Analyzer{
-	Name:     name,
-	Doc:      ruledoc.MustExtract(doc, name),
-	URL:      ruledoc.URL(name),
-	Requires: []*analysis.Analyzer{ctxssa.Analyzer},
-	Run:      run,
+	Name:      name,
+	Doc:       ruledoc.MustExtract(doc, name),
+	URL:       ruledoc.URL(name),
+	Requires:  []*analysis.Analyzer{ctxssa.Analyzer},
+	Run:       run,
+	FactTypes: []analysis.Fact{new(workParam)},
 }
+
+// workParam is the fact exported for a function of the user's code whose ctx parameter
+// (Param, an index into its SSA parameters, receiver first) reaches ctx-taking work with no
+// deadline added: a detached ctx handed to it runs unbounded.
+type workParam struct {
+	Param int
+}
+
+// AFact marks workParam as an analysis fact.
+func (*workParam) AFact() {}
+
+func (f *workParam) String() string { return fmt.Sprintf("unbounded work with param %d", f.Param) }
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[ctxssa.Analyzer].(*ctxssa.Result)
@@ -39,11 +53,13 @@ func run(pass *analysis.Pass) (any, error) {
 	rep := report.New(pass, res, name)
 	defer rep.Finish()
 	reasons := newReasons(pass, res)
-	if res.Context && callsWithoutCancel(pass.TypesInfo) {
+	if res.Context {
 		info := res.SSA()
 		funcs := withInit(info)
+		r := newReach(info.Origins, elsewhere(pass, res))
+		exportWorkParams(pass, info, r)
 		calls := detachCalls(funcs)
-		unbounded := newReach(info.Origins).unboundedSinks(funcs, calls)
+		unbounded := r.unboundedSinks(funcs, calls)
 		for _, call := range calls {
 			why := reasons.of(call)
 			if !isUsed(call) {
@@ -60,15 +76,34 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// callsWithoutCancel reports whether the package refers to context.WithoutCancel at all: a
-// cheap test, on the type-checker's uses, that spares building SSA for most packages.
-func callsWithoutCancel(info *types.Info) bool {
-	for _, obj := range info.Uses {
-		if ctxorigin.IsDetachCall(obj) {
-			return true
+// exportWorkParams exports a workParam fact for each declared function whose ctx parameter
+// reaches unbounded work, so that detached ctx values handed to it from other packages are
+// judged as if its body were there.
+func exportWorkParams(pass *analysis.Pass, info *ctxssa.Info, r *reach) {
+	for _, fn := range info.Funcs {
+		obj := fn.Object()
+		if obj == nil {
+			continue
+		}
+		for i, p := range fn.Params {
+			if typesutil.IsContext(p.Type()) && r.paramReachesWork(fn, p) {
+				pass.ExportObjectFact(obj, &workParam{Param: i})
+				break
+			}
 		}
 	}
-	return false
+}
+
+// elsewhere answers reach's question for callees in other packages: the user's own functions
+// by their workParam fact, library functions (database drivers, HTTP and gRPC clients) as work.
+func elsewhere(pass *analysis.Pass, res *ctxssa.Result) func(*types.Func, int) bool {
+	return func(fn *types.Func, i int) bool {
+		if fn == nil || !res.Owned(fn) {
+			return true
+		}
+		var f workParam
+		return pass.ImportObjectFact(fn, &f) && f.Param == i
+	}
 }
 
 // withInit returns the package's source functions and, when it exists, the synthetic init,

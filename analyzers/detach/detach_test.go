@@ -24,7 +24,8 @@ func testdata(t *testing.T) string {
 // finding points at the work its detached ctx reaches.
 func TestDetach(t *testing.T) {
 	results := analysistest.Run(t, testdata(t), detach.Analyzer,
-		"detach/basic", "detach/directives", "detach/generated", "detach/evil", "detach/service")
+		"detach/basic", "detach/directives", "detach/generated", "detach/evil", "detach/service",
+		"detach/crosspkg/...")
 	want := map[string]string{
 		"Neither":               "reaches Orders.audit with no deadline",
 		"DetachedGoroutine":     "runs Orders.audit on a goroutine with no deadline",

@@ -19,7 +19,8 @@
 //   - its result reaches ctx-taking work — a call, a go or defer statement, or a closure that
 //     captures it, anywhere in the package — on a path where no context.WithTimeout,
 //     WithDeadline, WithTimeoutCause or WithDeadlineCause is applied. A call to a function of the
-//     same package is looked into: it is work only if that function hands the ctx to work with
+//     analysed module — in this package, or in another through a fact — is looked into: it is
+//     work only if that function hands the ctx to work with
 //     no deadline of its own. Logging with the ctx (log/slog) and reading values out of it
 //     (gRPC metadata, peer, method, the trace span) are not work; or
 //   - no comment says why. A reason is a comment on the line of the call or of the first line

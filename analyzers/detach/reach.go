@@ -1,6 +1,8 @@
 package detach
 
 import (
+	"go/types"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
@@ -10,20 +12,25 @@ import (
 //
 // A sink whose callee has a body in the package is not work by itself: the ctx becomes the
 // callee's parameter, and the callee does unbounded work only if that parameter reaches, with
-// no deadline added, a sink that is work. A call that only reads from, or logs with, its ctx
-// (accessors.go) is not work. Any other sink (a function of another package, an interface
+// no deadline added, a sink that is work. The user's functions in other packages are known
+// the same way, through the workParam fact. Calls that only read from, or log with, their ctx
+// are not sinks at all (ctxorigin.IsReader). Any other sink (a library function, an interface
 // method, a func value) is work.
 type reach struct {
 	origins *ctxorigin.Resolver
-	memo    map[*ssa.Parameter]bool
-	active  map[*ssa.Parameter]bool
+	// elsewhere answers for a callee whose body is in another package: whether its
+	// parameter i is work. It knows the user's own functions through facts.
+	elsewhere func(fn *types.Func, i int) bool
+	memo      map[*ssa.Parameter]bool
+	active    map[*ssa.Parameter]bool
 }
 
-func newReach(origins *ctxorigin.Resolver) *reach {
+func newReach(origins *ctxorigin.Resolver, elsewhere func(*types.Func, int) bool) *reach {
 	return &reach{
-		origins: origins,
-		memo:    make(map[*ssa.Parameter]bool),
-		active:  make(map[*ssa.Parameter]bool),
+		origins:   origins,
+		elsewhere: elsewhere,
+		memo:      make(map[*ssa.Parameter]bool),
+		active:    make(map[*ssa.Parameter]bool),
 	}
 }
 
@@ -74,6 +81,11 @@ func (r *reach) isWork(s ctxorigin.Sink) bool {
 	}
 	body := ctxorigin.Body(callee)
 	if body == nil {
+		for i, arg := range common.Args {
+			if arg == s.Ctx {
+				return r.elsewhere(s.Func, i)
+			}
+		}
 		return true
 	}
 	for i, arg := range common.Args {

@@ -19,7 +19,7 @@ type Orders struct {
 	events store
 }
 
-func (o *Orders) audit(ctx context.Context, id string) {
+func (o *Orders) audit(ctx context.Context, id string) { // want audit:"unbounded work"
 	_ = o.db.Exec(ctx, "INSERT INTO audit (order_id) VALUES ($1)", id)
 }
 

@@ -79,7 +79,7 @@ func (p *Payments) NolintIsNoReason(ctx context.Context, txID string) error { //
 }
 
 // StrayDirective has a directive above code that does not detach.
-func (p *Payments) StrayDirective(ctx context.Context, txID string) error {
+func (p *Payments) StrayDirective(ctx context.Context, txID string) error { // want StrayDirective:"unbounded work"
 	//deadlinelint:detach the reversal must complete // want `//deadlinelint:detach applies to no context.WithoutCancel call on this line or the next; remove it`
 	return p.ledger.Reverse(ctx, txID)
 }

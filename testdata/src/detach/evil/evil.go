@@ -43,7 +43,7 @@ func (s *Service) appendBounded(ctx context.Context, rec string) error {
 }
 
 // appendRaw does the work with whatever ctx it is given.
-func (s *Service) appendRaw(ctx context.Context, rec string) error {
+func (s *Service) appendRaw(ctx context.Context, rec string) error { // want appendRaw:"unbounded work"
 	return s.log.Append(ctx, rec)
 }
 
@@ -60,7 +60,7 @@ func (s *Service) CalleeDoesNotBound(ctx context.Context) error { // want +2 `ru
 }
 
 // twoHops calls appendRaw through another helper.
-func (s *Service) twoHops(ctx context.Context, rec string) error {
+func (s *Service) twoHops(ctx context.Context, rec string) error { // want twoHops:"unbounded work"
 	return s.appendRaw(ctx, rec)
 }
 
@@ -147,7 +147,7 @@ func (s *Service) Errgroup(ctx context.Context) error { // want +2 `runs detache
 }
 
 // appendAll is generic: the resolver and the rule look into its origin's body.
-func appendAll[T ~string](ctx context.Context, log auditLog, recs []T) error {
+func appendAll[T ~string](ctx context.Context, log auditLog, recs []T) error { // want appendAll:"unbounded work"
 	for _, r := range recs {
 		if err := log.Append(ctx, string(r)); err != nil {
 			return err
