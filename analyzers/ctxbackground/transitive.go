@@ -240,8 +240,8 @@ func targetName(t callees.Target) string {
 		return "a function literal"
 	case t.Impl != "":
 		return "(" + t.Impl + ")." + t.Obj.Name()
-	case t.Obj.Signature().Recv() != nil:
-		return report.FuncName(t.Obj)
+	case t.Obj.Signature().Recv() != nil && t.Obj.Pkg() != nil:
+		return t.Obj.Pkg().Name() + "." + report.FuncName(t.Obj)
 	}
 	return t.Obj.Pkg().Name() + "." + t.Obj.Name()
 }

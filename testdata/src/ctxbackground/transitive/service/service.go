@@ -19,7 +19,7 @@ func (s *Service) Get(ctx context.Context, id string) (string, error) { // want 
 }
 
 // Direct calls the bad implementation statically.
-func (s *Service) Direct(ctx context.Context, id string) (string, error) { // want Direct:"drops ctx: PG.Load"
+func (s *Service) Direct(ctx context.Context, id string) (string, error) { // want Direct:"drops ctx: repo.PG.Load"
 	return s.pg.Load(ctx, id)
 }
 
