@@ -30,6 +30,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	// The test builds and runs cmd/deadlinelint. Importing what the command is made of ties
+	// the test binary, and so go test's result cache, to that code.
+	_ "github.com/deadlinelint/deadlinelint/analyzers"
+	_ "github.com/deadlinelint/deadlinelint/internal/driver"
 )
 
 // plannedRules are the rule names a marker may use; a marker naming any

@@ -10,6 +10,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	// The test builds and runs cmd/deadlinelint. Importing what the command is made of ties
+	// the test binary, and so go test's result cache, to that code.
+	_ "github.com/deadlinelint/deadlinelint/analyzers"
+	_ "github.com/deadlinelint/deadlinelint/internal/driver"
 )
 
 // A tcase runs deadlinelint with args in a copy of a fixture module.
