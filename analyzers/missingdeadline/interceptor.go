@@ -75,7 +75,7 @@ func (t *tracer) conn(v ssa.Value) bool {
 			return t.all(t.d.loaded(v.X), t.conn)
 		}
 	case *ssa.Field:
-		return t.all(t.d.storedTo(fieldVar(v.X.Type(), v.Field)), t.conn)
+		return t.all(t.d.storedTo(typesutil.FieldVar(v.X.Type(), v.Field)), t.conn)
 	case *ssa.FreeVar:
 		return t.all(bindings(v), t.conn)
 	}

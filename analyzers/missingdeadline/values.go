@@ -1,9 +1,9 @@
 package missingdeadline
 
 import (
-	"go/types"
-
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 // loaded returns the values that a load from addr can read, when they are all visible in
@@ -26,7 +26,7 @@ func (d *defaults) loaded(addr ssa.Value) []ssa.Value {
 	case *ssa.Global:
 		return d.storedTo(a)
 	case *ssa.FieldAddr:
-		return d.storedTo(fieldVar(a.X.Type(), a.Field))
+		return d.storedTo(typesutil.FieldVar(a.X.Type(), a.Field))
 	}
 	return nil
 }
@@ -76,7 +76,7 @@ func (d *defaults) indexStores(fn *ssa.Function) {
 			case *ssa.Global:
 				d.stores[a] = append(d.stores[a], st.Val)
 			case *ssa.FieldAddr:
-				if v := fieldVar(a.X.Type(), a.Field); v != nil {
+				if v := typesutil.FieldVar(a.X.Type(), a.Field); v != nil {
 					d.stores[v] = append(d.stores[v], st.Val)
 				}
 			}
@@ -118,15 +118,4 @@ func returned(fn *ssa.Function, idx int) []ssa.Value {
 		}
 	}
 	return out
-}
-
-// fieldVar returns field i of the struct t points to (or is), or nil.
-func fieldVar(t types.Type, i int) *types.Var {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if s, ok := t.Underlying().(*types.Struct); ok && i < s.NumFields() {
-		return s.Field(i)
-	}
-	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 // Target is one function a call may invoke.
@@ -47,7 +49,7 @@ func (r *Resolver) Targets(common *ssa.CallCommon) []Target {
 	}
 	if load, ok := common.Value.(*ssa.UnOp); ok {
 		if fa, ok := load.X.(*ssa.FieldAddr); ok {
-			return r.fieldFuncs(fieldOf(fa))
+			return r.fieldFuncs(typesutil.FieldVar(fa.X.Type(), fa.Field))
 		}
 	}
 	return nil
@@ -159,7 +161,7 @@ func (r *Resolver) collectFieldStores() map[*types.Var][]Target {
 				if !ok {
 					continue
 				}
-				field := fieldOf(fa)
+				field := typesutil.FieldVar(fa.X.Type(), fa.Field)
 				if field == nil {
 					continue
 				}
@@ -185,15 +187,4 @@ func (r *Resolver) collectFieldStores() map[*types.Var][]Target {
 		delete(out, f)
 	}
 	return out
-}
-
-func fieldOf(fa *ssa.FieldAddr) *types.Var {
-	t := fa.X.Type().Underlying()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem().Underlying()
-	}
-	if s, ok := t.(*types.Struct); ok && fa.Field < s.NumFields() {
-		return s.Field(fa.Field)
-	}
-	return nil
 }

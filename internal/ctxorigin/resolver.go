@@ -2,7 +2,6 @@ package ctxorigin
 
 import (
 	"go/token"
-	"go/types"
 	"sync"
 
 	"golang.org/x/tools/go/ssa"
@@ -115,7 +114,7 @@ func (r *Resolver) compute(v ssa.Value) Set {
 		return r.of(v.X)
 	case *ssa.Field:
 		base, bp := r.baseOf(v.X)
-		return Set{{Kind: Field, FieldVar: fieldVar(v.X.Type(), v.Field), FieldBase: base, baseParam: bp, Pos: v.Pos()}}
+		return Set{{Kind: Field, FieldVar: typesutil.FieldVar(v.X.Type(), v.Field), FieldBase: base, baseParam: bp, Pos: v.Pos()}}
 	}
 	return unknown
 }
@@ -365,7 +364,7 @@ func (r *Resolver) fieldLoad(fa *ssa.FieldAddr, pos token.Pos) Set {
 		return unknown // never set here
 	}
 	base, bp := r.baseOf(fa.X)
-	return Set{{Kind: Field, FieldVar: fieldVar(fa.X.Type(), fa.Field), FieldBase: base, baseParam: bp, Pos: pos}}
+	return Set{{Kind: Field, FieldVar: typesutil.FieldVar(fa.X.Type(), fa.Field), FieldBase: base, baseParam: bp, Pos: pos}}
 }
 
 // localStruct returns the local struct variable x addresses — an Alloc of this function, or
@@ -518,16 +517,6 @@ func (r *Resolver) freeVarBase(fv *ssa.FreeVar) (Base, *ssa.Parameter) {
 		return nil
 	})
 	return base, nil
-}
-
-func fieldVar(t types.Type, i int) *types.Var {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if s, ok := t.Underlying().(*types.Struct); ok && i < s.NumFields() {
-		return s.Field(i)
-	}
-	return nil
 }
 
 // ctxArg returns the first argument of common whose type is context.Context, or nil.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/directive"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 // Reporter emits one rule's diagnostics for one package.
@@ -76,23 +77,5 @@ func (r *Reporter) Finish() {
 	}
 }
 
-// FuncName is the short name of fn used in messages: "db.QueryContext", "Client.GetItem".
-func FuncName(fn *types.Func) string {
-	if fn == nil {
-		return "a function value"
-	}
-	if recv := fn.Signature().Recv(); recv != nil {
-		t := recv.Type()
-		if p, ok := types.Unalias(t).(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			return n.Obj().Name() + "." + fn.Name()
-		}
-		return fn.Name()
-	}
-	if fn.Pkg() != nil {
-		return fn.Pkg().Name() + "." + fn.Name()
-	}
-	return fn.Name()
-}
+// FuncName is the short name of fn used in messages: "http.Get", "DB.Query".
+func FuncName(fn *types.Func) string { return typesutil.FuncName(fn) }

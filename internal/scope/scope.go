@@ -62,17 +62,11 @@ func (s *Scope) Handler() *Scope {
 // "NewAuth.func1" for a function literal (the name Go's stack traces give it).
 func (s *Scope) Name() string {
 	fn := s.Handler().Func
-	if parent := fn.Parent(); parent != nil {
+	if fn.Parent() != nil {
 		return strings.Replace(fn.Name(), "$", ".func", 1)
 	}
-	if recv := fn.Signature.Recv(); recv != nil {
-		t := recv.Type()
-		if p, ok := types.Unalias(t).(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			return n.Obj().Name() + "." + fn.Name()
-		}
+	if obj, ok := fn.Object().(*types.Func); ok && obj.Signature().Recv() != nil {
+		return typesutil.FuncName(obj)
 	}
 	return fn.Name()
 }

@@ -120,3 +120,36 @@ func Imports(pkg *types.Package, path string) bool {
 	}
 	return false
 }
+
+// FieldVar returns field i of the struct t is, or points to, or nil.
+func FieldVar(t types.Type, i int) *types.Var {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if s, ok := t.Underlying().(*types.Struct); ok && i >= 0 && i < s.NumFields() {
+		return s.Field(i)
+	}
+	return nil
+}
+
+// FuncName is the short name of fn used in messages: "http.Get" for a function, "DB.Query"
+// for a method (named by its receiver's type, pointer or not).
+func FuncName(fn *types.Func) string {
+	if fn == nil {
+		return "a function value"
+	}
+	if recv := fn.Signature().Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := types.Unalias(t).(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			return n.Obj().Name() + "." + fn.Name()
+		}
+		return fn.Name()
+	}
+	if fn.Pkg() != nil {
+		return fn.Pkg().Name() + "." + fn.Name()
+	}
+	return fn.Name()
+}
