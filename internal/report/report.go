@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -59,7 +61,13 @@ func (r *Reporter) Reportf(pos, end token.Pos, format string, args ...any) {
 // suppressed nothing (stale ones). Call it once, after the rule's last Report.
 func (r *Reporter) Finish() {
 	for _, dir := range r.res.Directives.All() {
-		if dir.Kind != directive.Ignore || !dir.Names(r.rule) || r.res.Generated(dir.Pos) {
+		if dir.Kind != directive.Ignore || r.res.Generated(dir.Pos) {
+			continue
+		}
+		if r.rule == unknownNamesOwner {
+			r.reportUnknownNames(dir)
+		}
+		if !dir.Names(r.rule) {
 			continue
 		}
 		switch {
@@ -72,6 +80,25 @@ func (r *Reporter) Finish() {
 			r.pass.Report(analysis.Diagnostic{
 				Pos: dir.Pos, Category: r.rule,
 				Message: fmt.Sprintf("unused //deadlinelint:ignore %s: there is no %s finding on this line or the next; remove it", r.rule, r.rule),
+			})
+		}
+	}
+}
+
+// Rules lists the names of deadlinelint's rules, so that a suppression naming no rule (a
+// misspelling) is reported. analyzers' tests check it against analyzers.All().
+var Rules = []string{"ctxbackground", "ctxflow", "detach", "missingdeadline", "ctxless"}
+
+// unknownNamesOwner is the rule that reports suppressions naming unknown rules, so that they
+// are reported once, not by every rule.
+const unknownNamesOwner = "ctxbackground"
+
+func (r *Reporter) reportUnknownNames(dir *directive.Directive) {
+	for _, name := range dir.Rules {
+		if !slices.Contains(Rules, name) {
+			r.pass.Report(analysis.Diagnostic{
+				Pos: dir.Pos, Category: r.rule,
+				Message: fmt.Sprintf("//deadlinelint:ignore names %q, which is no deadlinelint rule (rules: %s)", name, strings.Join(Rules, ", ")),
 			})
 		}
 	}

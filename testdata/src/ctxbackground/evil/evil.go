@@ -66,6 +66,7 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 func (s *Server) ListItems(req *catalogpb.ListItemsRequest, _ grpc.ServerStreamingServer[catalogpb.Item]) error {
 	_, err := load(context.Background(), "no name for the stream") // want `pass the stream's Context\(\)`
 	//deadlinelint:ignore ctxbackground nothing to suppress here // want `unused //deadlinelint:ignore ctxbackground`
+	//deadlinelint:ignore ctxbakground,ctxflow misspelt // want `//deadlinelint:ignore names "ctxbakground", which is no deadlinelint rule`
 	return err
 }
 
