@@ -87,33 +87,45 @@ func resolveCorpus(ctx context.Context, dir, name string, patterns []string) (co
 	return c, nil
 }
 
-// scalingCorpora returns dependency-closed package sets of the given sizes:
-// prefixes of the dependency order (every package after its imports) of
-// std, grpc, x/tools and protobuf. Each set is its own import closure, so
-// its size is exactly the number of packages a tool loads.
+// scalingCorpora returns package sets of the given sizes: prefixes of the
+// dependency order (every package after its imports) of std, grpc, x/tools
+// and protobuf, keeping only packages of those (packages of other modules
+// cannot be named from the corpus module). A prefix is nearly closed under
+// imports: its closure adds only the few packages of other modules, and
+// deps counts everything a tool loads.
 func scalingCorpora(ctx context.Context, dir string, sizes []int) ([]corpus, error) {
 	patterns := []string{"std"}
 	for _, mod := range corpusModules {
 		patterns = append(patterns, mod+"/...")
 	}
-	out, err := goOutput(ctx, dir, nil, append([]string{"list", "-deps"}, patterns...)...)
+	format := `{{.ImportPath}} {{with .Module}}{{.Path}}{{else}}std{{end}}`
+	out, err := goOutput(ctx, dir, nil, append([]string{"list", "-deps", "-f", format}, patterns...)...)
 	if err != nil {
 		return nil, err
 	}
+	namable := map[string]bool{"std": true}
+	for _, mod := range corpusModules {
+		namable[mod] = true
+	}
 	var order []string
-	for _, p := range strings.Fields(out) {
-		if p != "unsafe" { // not a package any tool analyses
-			order = append(order, p)
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		path, mod, _ := strings.Cut(line, " ")
+		if namable[mod] && path != "unsafe" { // unsafe: not a package any tool analyses
+			order = append(order, path)
 		}
 	}
 	var cs []corpus
 	for _, n := range sizes {
 		n = min(n, len(order))
+		deps, err := goOutput(ctx, dir, nil, append([]string{"list", "-deps"}, order[:n]...)...)
+		if err != nil {
+			return nil, err
+		}
 		cs = append(cs, corpus{
 			name:     fmt.Sprintf("first %d", n),
 			patterns: order[:n],
 			count:    n,
-			deps:     n,
+			deps:     len(strings.Fields(deps)),
 		})
 	}
 	return cs, nil

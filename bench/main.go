@@ -47,8 +47,8 @@ func main() {
 	flag.IntVar(&o.runs, "runs", 5, "timed runs per tool and corpus (after one untimed warm-up)")
 	flag.BoolVar(&o.quick, "quick", false, "smoke test: 1 run, no warm-up, no go vet rows, small package sets")
 	flag.StringVar(&o.write, "write", "", "update the generated section of this markdown `file` (e.g. docs/performance.md)")
-	flag.StringVar(&o.corpora, "corpus", "std,grpc", "comma-separated corpora to measure: std, grpc")
-	flag.StringVar(&o.scaling, "scaling", "10,100,1000", "comma-separated package counts for the scaling run (empty: none)")
+	flag.StringVar(&o.corpora, "corpus", "std,grpc", "comma-separated corpora to measure: std, grpc (empty: only the scaling run)")
+	flag.StringVar(&o.scaling, "scaling", "10,100,300,1000", "comma-separated package counts for the scaling run (empty: none)")
 	flag.StringVar(&o.floorMode, "floor-mode", "deadlinelint", "load mode of floor (a): deadlinelint (the mode its driver uses), auto, syntax or allsyntax")
 	flag.BoolVar(&o.keep, "keep", false, "keep the work directory (binaries, corpus module, logs)")
 	flag.Parse()
@@ -158,6 +158,9 @@ func run(ctx context.Context, o options) error {
 // of them.
 func selectCorpora(ctx context.Context, dir string, o options) ([]corpus, error) {
 	var cs []corpus
+	if strings.TrimSpace(o.corpora) == "" {
+		return nil, nil
+	}
 	for _, name := range strings.Split(o.corpora, ",") {
 		var patterns []string
 		switch name = strings.TrimSpace(name); {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -127,31 +128,37 @@ func check(what string, got, base, limit float64) string {
 }
 
 func (r *report) scalingTable(b *strings.Builder) {
-	b.WriteString("\n#### Scaling: dependency-closed prefixes of std + grpc + x/tools + protobuf in import order\n\n")
-	b.WriteString("| packages |")
+	b.WriteString("\n#### Scaling: prefixes of std + grpc + x/tools + protobuf in import order\n\n")
+	b.WriteString("| packages named | packages loaded |")
 	keys := []string{"a", "b", "c"}
 	var present []string
 	for _, k := range keys {
 		if _, ok := r.scaling[0].stats[k]; ok {
 			present = append(present, k)
-			fmt.Fprintf(b, " %s wall | %s CPU | %s RSS | %s CPU ms/pkg |", k, k, k, k)
+			fmt.Fprintf(b, " %s wall | %s CPU | %s RSS | %s CPU ms per loaded pkg |", k, k, k, k)
 		}
 	}
-	b.WriteString("\n|---|" + strings.Repeat("---|---|---|---|", len(present)) + "\n")
+	b.WriteString("\n|---|---|" + strings.Repeat("---|---|---|---|", len(present)) + "\n")
+	broken := false
 	for _, res := range r.scaling {
-		fmt.Fprintf(b, "| %d |", res.corpus.count)
+		fmt.Fprintf(b, "| %d | %d |", res.corpus.count, res.corpus.deps)
 		for _, k := range present {
 			st := res.stats[k]
-			fmt.Fprintf(b, " %.2f s | %.2f s | %d MiB | %.1f |", st.wall.Seconds(), st.cpu.Seconds(), st.rssKB>>10, 1000*st.cpu.Seconds()/float64(res.corpus.count))
+			failed := ""
+			if st.failures > 0 {
+				failed = fmt.Sprintf(" (exit %s: failed)", exitText(st, ""))
+				broken = true
+			}
+			fmt.Fprintf(b, " %.2f s%s | %.2f s | %d MiB | %.1f |", st.wall.Seconds(), failed, st.cpu.Seconds(), st.rssKB>>10, 1000*st.cpu.Seconds()/float64(res.corpus.deps))
 		}
 		b.WriteString("\n")
 	}
-	if n := len(r.scaling); n >= 2 {
+	if n := len(r.scaling); n >= 2 && !broken {
 		lo, hi := r.scaling[n-2], r.scaling[n-1]
-		b.WriteString("\nMarginal CPU time per added package between the two largest sets:")
+		b.WriteString("\nMarginal CPU time per added loaded package between the two largest sets:")
 		for _, k := range present {
 			dt := hi.stats[k].cpu.Seconds() - lo.stats[k].cpu.Seconds()
-			fmt.Fprintf(b, " %s %.1f ms;", k, 1000*dt/float64(hi.corpus.count-lo.corpus.count))
+			fmt.Fprintf(b, " %s %.1f ms;", k, 1000*dt/float64(hi.corpus.deps-lo.corpus.deps))
 		}
 		b.WriteString("\n")
 	}
@@ -187,7 +194,14 @@ func patternText(c corpus) string {
 }
 
 func commandLine() string {
-	return strings.TrimSpace("go run ./bench " + strings.Join(os.Args[1:], " "))
+	args := []string{"go", "run", "./bench"}
+	for _, a := range os.Args[1:] {
+		if a == "" || strings.ContainsAny(a, " \t'\"") {
+			a = strconv.Quote(a)
+		}
+		args = append(args, a)
+	}
+	return strings.Join(args, " ")
 }
 
 // describeMachine names the CPU, cores, memory and Go version.
