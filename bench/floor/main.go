@@ -14,9 +14,10 @@
 //	vet   go vet's default analyzers, for comparing vet's suite on the same driver
 //	deadlinelint  deadlinelint's rules (analyzers.All), to see where its time goes
 //
-// With -timings, floor prints the load time and, per analyzer, the summed
-// run time of its actions on root packages and on dependencies: the
-// breakdown by phase of a run.
+// With -timings, floor runs the analyzers sequentially and prints the load
+// time and, per analyzer, the summed run time of its actions on root
+// packages and on dependencies: the breakdown by phase of a run. (A lazily
+// built shared result is charged to the first analyzer that asks for it.)
 //
 // The load mode follows the x/tools rule by default (auto): a suite whose
 // analyzers carry facts needs the syntax of every dependency. -mode=deadlinelint
@@ -42,7 +43,7 @@ func main() {
 	suiteName := flag.String("suite", "noop", "analyzers to run: noop, ssa, vet or deadlinelint")
 	modeName := flag.String("mode", "auto", "load mode: auto, deadlinelint, syntax or allsyntax")
 	tests := flag.Bool("test", true, "also analyse test packages")
-	timings := flag.Bool("timings", false, "print load time and per-analyzer run times")
+	timings := flag.Bool("timings", false, "run analyzers sequentially; print load time and per-analyzer run times")
 	flag.Parse()
 	if err := run(*suiteName, *modeName, *tests, *timings, flag.Args()); err != nil {
 		fmt.Fprintf(os.Stderr, "floor: %v\n", err)
@@ -69,7 +70,8 @@ func run(suiteName, modeName string, tests, timings bool, patterns []string) err
 		fmt.Fprintf(os.Stderr, "floor: %d load errors (analysis continues)\n", n)
 	}
 	loaded := time.Since(start)
-	graph, err := checker.Analyze(suite, pkgs, nil)
+	// Timings are only meaningful when actions do not share the CPUs.
+	graph, err := checker.Analyze(suite, pkgs, &checker.Options{Sequential: timings})
 	if err != nil {
 		return err
 	}
