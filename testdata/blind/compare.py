@@ -71,3 +71,6 @@ for x in sorted(deb): print('DEBATABLE', *x)
 for x in dups: print('DUP', *x, got[x])
 gen = [f for f in findings if re.search(r'\.pb\.go$|\.connect\.go$', f['file'])]
 for f in gen: print('GENERATED', f['file'], f['line'], f['rule'])
+# With --strict (CI), any false positive, false negative, duplicate or generated-file finding fails.
+if '--strict' in sys.argv[3:] and (fp or fn or dups or gen):
+    sys.exit(1)
