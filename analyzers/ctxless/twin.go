@@ -3,6 +3,7 @@ package ctxless
 import (
 	"go/types"
 
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
@@ -12,7 +13,9 @@ const twinSuffix = "Context"
 // genericTwin returns the method MContext of m's receiver type when m is a method M that takes
 // no ctx and MContext takes a context.Context followed by exactly M's parameters and returns
 // exactly M's results — database/sql's Query and QueryContext, a Dialer's Dial and
-// DialContext, or a user's Get and GetContext. It returns nil otherwise.
+// DialContext, or a user's Get and GetContext. It returns nil otherwise, and when MContext only
+// reads values out of its ctx (slog's Logger.Info and InfoContext): such a call has no
+// deadline to lose.
 func genericTwin(m *types.Func) *types.Func {
 	sig := m.Signature()
 	recv := sig.Recv()
@@ -21,7 +24,7 @@ func genericTwin(m *types.Func) *types.Func {
 	}
 	obj, _, _ := types.LookupFieldOrMethod(recv.Type(), true, m.Pkg(), m.Name()+twinSuffix)
 	twin, ok := obj.(*types.Func)
-	if !ok || !isTwinSignature(sig, twin.Signature()) {
+	if !ok || !isTwinSignature(sig, twin.Signature()) || ctxorigin.IsReader(twin) {
 		return nil
 	}
 	return twin

@@ -5,6 +5,7 @@ package evil
 import (
 	"context"
 	"database/sql"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -72,6 +73,7 @@ type Catalog struct {
 	index   index
 	hooks   hooks
 	pages   *pager[string]
+	log     *slog.Logger
 	timeout time.Duration
 }
 
@@ -82,6 +84,10 @@ func (c *Catalog) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*
 	_ = c.index.Query(name)
 	_, _ = c.index.Get(name)
 	_ = c.hooks.Run(name)
+	// Logger.Warn has a WarnContext twin, but that one only reads values out of its ctx: a
+	// log line has no deadline to lose.
+	c.log.Warn("cache miss", "id", name)
+	slog.Default().Info("served", "id", name)
 
 	// A method value is the same call: reported where it is made.
 	q := c.db.Query
