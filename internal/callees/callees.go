@@ -62,6 +62,13 @@ func (r *Resolver) target(fn *ssa.Function) Target {
 		fn = o
 	}
 	t.Obj, _ = fn.Object().(*types.Func)
+	if fn.Synthetic != "" && t.Obj != nil {
+		// A $bound method value (c.refresh stored into a field) or another wrapper: the
+		// method it calls is the target, with its body when it is in this package.
+		if m := r.pkg.Prog.FuncValue(t.Obj); m != nil {
+			fn = m
+		}
+	}
 	if fn.Blocks != nil && fn.Pkg == r.pkg {
 		t.Fn = fn
 	}

@@ -27,3 +27,26 @@ func (s *Service) Direct(ctx context.Context, id string) (string, error) { // wa
 func (s *Service) Safe(ctx context.Context) error {
 	return repo.Fallback(ctx, nil)
 }
+
+// Cached reads through a func field its constructor sets to one of its own methods.
+type Cached struct {
+	good *repo.Good
+	load func(ctx context.Context, id string) (string, error)
+}
+
+// NewCached stores the method value c.refresh into the field.
+func NewCached(good *repo.Good) *Cached {
+	c := &Cached{good: good}
+	c.load = c.refresh
+	return c
+}
+
+// Get calls the method stored in the field; declared before it, so its fact is not known yet
+// when Get is summarised.
+func (c *Cached) Get(ctx context.Context, id string) (string, error) { // want Get:"drops ctx: service.Cached.refresh: context.Background\\(\\) at service.go:51"
+	return c.load(ctx, id)
+}
+
+func (c *Cached) refresh(_ context.Context, id string) (string, error) { // want refresh:"drops ctx: context.Background\\(\\) at service.go:51"
+	return c.good.Load(context.Background(), id)
+}
