@@ -3,6 +3,7 @@ package missingdeadline
 import (
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
@@ -31,20 +32,17 @@ func (d *defaults) loaded(addr ssa.Value) []ssa.Value {
 	return nil
 }
 
-// localStores returns the values stored to the local variable alloc, or nil when its address
-// escapes (to a call, or to a closure that may store to it).
+// localStores returns the values stored to the local variable alloc, or nil when something
+// else may assign it: its address escapes, or a closure that captures it stores to it. Closures
+// that only read it (a client captured by a callback) are fine.
 func localStores(alloc *ssa.Alloc) []ssa.Value {
+	if !ctxorigin.OnlyLocalStores(alloc) {
+		return nil
+	}
 	var out []ssa.Value
 	for _, ref := range *alloc.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.Store:
-			if ref.Addr != alloc {
-				return nil
-			}
-			out = append(out, ref.Val)
-		case *ssa.UnOp, *ssa.DebugRef:
-		default:
-			return nil
+		if st, ok := ref.(*ssa.Store); ok {
+			out = append(out, st.Val)
 		}
 	}
 	return out

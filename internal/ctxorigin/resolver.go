@@ -207,7 +207,7 @@ func (r *Resolver) capturedLoad(fv *ssa.FreeVar, pos token.Pos) Set {
 // stores reaching at (and, if later is set, those after it); otherwise every value ever
 // stored to it.
 func (r *Resolver) storedAt(alloc *ssa.Alloc, at ssa.Instruction, later bool) Set {
-	if at == nil || at.Parent() != alloc.Parent() || !onlyLocalStores(alloc) {
+	if at == nil || at.Parent() != alloc.Parent() || !OnlyLocalStores(alloc) {
 		return r.stored(alloc)
 	}
 	stores, _ := reachingStores(alloc, at) // a path with no store sees the zero value: nil
@@ -225,9 +225,10 @@ func (r *Resolver) storedValues(stores []*ssa.Store) Set {
 	return union(sets...)
 }
 
-// onlyLocalStores reports whether alloc is assigned only by stores in its own function: no
-// literal that captures it assigns it, and its address goes nowhere else.
-func onlyLocalStores(alloc ssa.Value) bool {
+// OnlyLocalStores reports whether the local variable alloc is assigned only by stores in its
+// own function: no literal that captures it assigns it, and its address goes nowhere else.
+// Loads, in the function or in the literals that capture it, are fine.
+func OnlyLocalStores(alloc ssa.Value) bool {
 	for _, ref := range *alloc.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.Store:
@@ -237,7 +238,7 @@ func onlyLocalStores(alloc ssa.Value) bool {
 		case *ssa.UnOp, *ssa.DebugRef:
 		case *ssa.MakeClosure:
 			for i, b := range ref.Bindings {
-				if b == alloc && !onlyLocalStores(ref.Fn.(*ssa.Function).FreeVars[i]) {
+				if b == alloc && !OnlyLocalStores(ref.Fn.(*ssa.Function).FreeVars[i]) {
 					return false
 				}
 				if b == alloc && hasStores(ref.Fn.(*ssa.Function).FreeVars[i]) {

@@ -139,3 +139,22 @@ func mustDial() catalogpb.CatalogClient {
 func useGlobal() {
 	_, _ = global.GetItem(context.TODO(), &catalogpb.GetItemRequest{}) // the interceptor sets a deadline
 }
+
+// captured clients live in variables that closures capture (spilled to an Alloc): the
+// closures still see the connection with the default deadline; one reassigns its variable.
+func captured() {
+	c, _ := dialDefault("catalog:443")
+	do := func(id string) {
+		_, _ = c.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: id}) // the interceptor sets a deadline
+	}
+	do("1")
+	_, _ = c.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "2"}) // the interceptor sets a deadline
+
+	plain, _ := dialDefault("catalog:443")
+	swap := func() {
+		conn, _ := grpc.NewClient("catalog:443", creds())
+		plain = catalogpb.NewCatalogClient(conn)
+	}
+	swap()
+	_, _ = plain.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "3"}) // want `unary RPC CatalogClient.GetItem`
+}
