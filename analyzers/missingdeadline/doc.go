@@ -46,8 +46,10 @@
 //     context.Context and calls its grpc.UnaryInvoker with a ctx that, on some path, comes
 //     through context.WithTimeout, WithDeadline or their …Cause forms. Every way the client
 //     value is computed — locals, phis, struct fields and globals assigned in the package,
-//     functions of the package returning it, generated NewXxxClient(cc) constructors — must
-//     lead to such a connection;
+//     functions of the package returning it, generated NewXxxClient(cc) constructors, and
+//     functions of other packages of the module that always return such a connection or a
+//     client on one (a shared transport.Dial helper; known through a fact) — must lead to such
+//     a connection;
 //   - the same default written inline: a ctx that reaches the call both with and without a
 //     deadline, in a function that (itself, a function enclosing it, or a ctx-returning helper
 //     of the package it calls) calls Deadline() on a ctx —

@@ -24,6 +24,17 @@ func (f *needsDeadline) String() string {
 	return fmt.Sprintf("needsDeadline(%d: %s)", f.Param, f.Path)
 }
 
+// defaultingConn is the object fact of a function whose first result is, on every path that
+// returns one, a gRPC connection (or a client on one) with a unary interceptor that sets a
+// default deadline: a company's transport.Dial helper. Calls through what it returns are exempt
+// in other packages too.
+type defaultingConn struct{}
+
+// AFact marks defaultingConn as an analysis fact.
+func (*defaultingConn) AFact() {}
+
+func (*defaultingConn) String() string { return "defaultingConn" }
+
 // arrow separates the calls of a path.
 const arrow = " → "
 

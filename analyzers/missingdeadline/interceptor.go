@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
@@ -16,13 +17,14 @@ import (
 // can be computed must lead to such a connection; anything it cannot follow (a parameter, a
 // call into another package other than a client constructor) makes the answer false.
 type defaults struct {
+	pass    *analysis.Pass
 	info    *ctxssa.Info
 	stores  map[any][]ssa.Value // values stored to a struct field (*types.Var) or a global (*ssa.Global)
 	setsDDL map[*ssa.Function]bool
 }
 
-func newDefaults(info *ctxssa.Info) *defaults {
-	return &defaults{info: info, setsDDL: make(map[*ssa.Function]bool)}
+func newDefaults(pass *analysis.Pass, info *ctxssa.Info) *defaults {
+	return &defaults{pass: pass, info: info, setsDDL: make(map[*ssa.Function]bool)}
 }
 
 // maxTrace bounds the values one question visits.
@@ -36,6 +38,21 @@ func (d *defaults) exempt(v ssa.Value) bool {
 	}
 	t := &tracer{d: d, seen: make(map[ssa.Value]bool)}
 	return t.conn(v) && t.found
+}
+
+// exportFacts exports a defaultingConn fact for each exported function of the package whose
+// first result is always a connection, or a client on one, with a defaulting interceptor.
+func (d *defaults) exportFacts() {
+	for _, fn := range d.info.Funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || !obj.Exported() || obj.Pkg() != d.pass.Pkg || fn.Signature.Results().Len() == 0 {
+			continue
+		}
+		t := &tracer{d: d, seen: make(map[ssa.Value]bool)}
+		if t.all(returned(fn, 0), t.conn) && t.found {
+			d.pass.ExportObjectFact(obj, new(defaultingConn))
+		}
+	}
 }
 
 type tracer struct {
@@ -93,8 +110,9 @@ func (t *tracer) all(vs []ssa.Value, f func(ssa.Value) bool) bool {
 }
 
 // result follows result idx of a call: grpc.NewClient/Dial/DialContext are the connection
-// (checked for a defaulting interceptor), a generated NewXxxClient(cc) is its cc argument, and
-// a function of this package is the values it returns.
+// (checked for a defaulting interceptor), a generated NewXxxClient(cc) is its cc argument, a
+// function of this package is the values it returns, and one of another package is known by
+// its defaultingConn fact.
 func (t *tracer) result(call *ssa.Call, idx int) bool {
 	common := call.Common()
 	fn := ctxorigin.Callee(common)
@@ -110,6 +128,10 @@ func (t *tracer) result(call *ssa.Call, idx int) bool {
 	}
 	if callee := common.StaticCallee(); callee != nil && callee.Blocks != nil && callee.Pkg == t.d.info.Pkg {
 		return t.all(returned(callee, idx), t.conn)
+	}
+	if idx == 0 && fn.Pkg() != t.d.pass.Pkg && t.d.pass.ImportObjectFact(fn.Origin(), new(defaultingConn)) {
+		t.found = true
+		return true
 	}
 	if cc := connArg(common); cc != nil {
 		return t.conn(cc)

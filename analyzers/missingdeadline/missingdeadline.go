@@ -27,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       ruledoc.URL(name),
 	Requires:  []*analysis.Analyzer{ctxssa.Analyzer},
 	Run:       run,
-	FactTypes: []analysis.Fact{new(needsDeadline)},
+	FactTypes: []analysis.Fact{new(needsDeadline), new(defaultingConn)},
 }
 
 // The rule's flags, -missingdeadline.<name> on the command line.
@@ -52,14 +52,23 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	rep := report.New(pass, res, name)
 	defer rep.Finish()
-	if !mayCallClients(res) || !usesClientAPI(pass, res) {
+	if !mayCallClients(res) {
+		return nil, nil
+	}
+	clients, dials := namedAPIs(pass, res)
+	if !clients && !dials {
 		return nil, nil
 	}
 	c := newChecker(pass, res, res.SSA())
-	c.collect()
-	c.propagate()
-	c.exportFacts()
-	c.report(rep)
+	if dials {
+		c.defaults.exportFacts()
+	}
+	if clients {
+		c.collect()
+		c.propagate()
+		c.exportFacts()
+		c.report(rep)
+	}
 	return nil, nil
 }
 
@@ -70,10 +79,11 @@ func mayCallClients(res *ctxssa.Result) bool {
 	return res.RPC || (len(clientAPIs) > 0 && res.Context)
 }
 
-// usesClientAPI reports, before any SSA work, whether the package's own code names a
-// client-call API or an imported function with a needsDeadline fact: without one, no call of
-// the package can reach an RPC.
-func usesClientAPI(pass *analysis.Pass, res *ctxssa.Result) bool {
+// namedAPIs reports, before any SSA work, whether the package's own code names a client-call
+// API or an imported function with a needsDeadline fact (clients: without one, no call of the
+// package can reach an RPC), and whether it names a way to dial a connection (dials: it may
+// export defaultingConn facts).
+func namedAPIs(pass *analysis.Pass, res *ctxssa.Result) (clients, dials bool) {
 	seen := make(map[*types.Func]bool)
 	for id, obj := range pass.TypesInfo.Uses {
 		fn, ok := obj.(*types.Func)
@@ -81,11 +91,14 @@ func usesClientAPI(pass *analysis.Pass, res *ctxssa.Result) bool {
 			continue
 		}
 		seen[fn] = true
-		if isClientAPI(pass, fn.Origin()) {
-			return true
+		fn = fn.Origin()
+		clients = clients || isClientAPI(pass, fn)
+		dials = dials || isDial(fn) || fn.Pkg() != pass.Pkg && pass.ImportObjectFact(fn, new(defaultingConn))
+		if clients && dials {
+			break
 		}
 	}
-	return false
+	return clients, dials
 }
 
 // isClientAPI reports whether fn is a client-call API, or an imported function with a fact.
@@ -135,7 +148,7 @@ type need struct {
 func newChecker(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info) *checker {
 	c := &checker{
 		pass: pass, res: res, info: info,
-		defaults: newDefaults(info),
+		defaults: newDefaults(pass, info),
 		owned:    make(map[*ssa.Function]bool),
 		callers:  make(map[*ssa.Function][]*site),
 		needs:    make(map[*ssa.Function]*need),

@@ -25,7 +25,7 @@ func TestMissingDeadline(t *testing.T) {
 	analysistest.Run(t, testdata(t), missingdeadline.Analyzer,
 		"missingdeadline/cli",
 		"missingdeadline/chain/client", "missingdeadline/chain/service", "missingdeadline/chain/cmd",
-		"missingdeadline/interceptor", "missingdeadline/streams", "missingdeadline/handler", "missingdeadline/testfiles", "missingdeadline/evil",
+		"missingdeadline/interceptor", "missingdeadline/dialer/...", "missingdeadline/streams", "missingdeadline/handler", "missingdeadline/testfiles", "missingdeadline/evil",
 	)
 }
 

@@ -1,0 +1,26 @@
+// Command cmd calls through connections dialed by the transport package.
+package main
+
+import (
+	"context"
+
+	"example.com/gen/catalogpb"
+	"missingdeadline/dialer/transport"
+)
+
+func main() {
+	ctx := context.Background()
+
+	cc, _ := transport.Dial("catalog:443")
+	_, _ = catalogpb.NewCatalogClient(cc).GetItem(ctx, &catalogpb.GetItemRequest{Id: "1"}) // the interceptor sets a deadline
+	_ = cc.Invoke(ctx, "/catalog.v1.Catalog/GetItem", nil, nil)                           // the interceptor sets a deadline
+
+	client, _ := transport.Catalog("catalog:443")
+	_, _ = client.GetItem(ctx, &catalogpb.GetItemRequest{Id: "2"}) // the interceptor sets a deadline
+
+	plain, _ := transport.Plain("catalog:443")
+	_, _ = catalogpb.NewCatalogClient(plain).GetItem(ctx, &catalogpb.GetItemRequest{Id: "3"}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\)`
+
+	either, _ := transport.Either("catalog:443", ctx != nil)
+	_ = either.Invoke(ctx, "/catalog.v1.Catalog/GetItem", nil, nil) // want `unary RPC ClientConn.Invoke is called`
+}
