@@ -103,7 +103,7 @@ func Find(pkg *types.Package, funcs []*ssa.Function) *Set {
 		streams: make(map[*ssa.Parameter]bool),
 		recvs:   make(map[*ssa.Parameter]bool),
 	}
-	f := finder{ifaces: serviceInterfaces(pkg), grpc: lookupGRPC(pkg)}
+	f := finder{handlers: handlerMethods(pkg, serviceInterfaces(pkg)), grpc: lookupGRPC(pkg)}
 	for _, fn := range funcs {
 		if sc := f.classify(fn); sc != nil {
 			set.add(sc)
@@ -132,7 +132,7 @@ func (s *Set) add(sc *Scope) {
 }
 
 type finder struct {
-	ifaces []*types.Interface
+	handlers map[*types.Func]bool // the methods that serve a registered service
 	grpc   *grpcTypes
 }
 
@@ -173,29 +173,11 @@ func param(fn *ssa.Function, i int) *ssa.Parameter {
 	return fn.Params[i]
 }
 
-// isServiceMethod reports whether fn is a method, on a type of its own package, that
-// implements a method of a registered service interface.
+// isServiceMethod reports whether fn is a method of this package that serves a registered
+// service (see handlerMethods).
 func (f *finder) isServiceMethod(fn *ssa.Function) bool {
-	if fn.Synthetic != "" || fn.Object() == nil {
-		return false
-	}
-	recv := fn.Signature.Recv().Type()
-	for _, iface := range f.ifaces {
-		if !types.Implements(recv, iface) && !types.Implements(types.NewPointer(recv), iface) {
-			continue
-		}
-		for i := 0; i < iface.NumMethods(); i++ {
-			m := iface.Method(i)
-			if m.Name() == fn.Name() && m.Exported() && types.Identical(m.Signature(), withoutRecv(fn.Signature)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func withoutRecv(sig *types.Signature) *types.Signature {
-	return types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic())
+	obj, ok := fn.Object().(*types.Func)
+	return ok && fn.Synthetic == "" && f.handlers[obj]
 }
 
 // handlerScope builds the scope of a service method: unary and connect handlers take the

@@ -34,6 +34,49 @@ func serviceInterfaces(pkg *types.Package) []*types.Interface {
 	return out
 }
 
+// handlerMethods returns the methods of pkg that serve one of the service interfaces ifaces:
+// for every named type of pkg that implements one (itself or through its pointer), the method
+// each interface method selects — declared on that type, or promoted from a type of pkg it
+// embeds, as when a large service spreads its handlers over embedded types. Methods promoted
+// from other packages (the generated UnimplementedXxxServer) are not this package's code.
+func handlerMethods(pkg *types.Package, ifaces []*types.Interface) map[*types.Func]bool {
+	out := make(map[*types.Func]bool)
+	if len(ifaces) == 0 {
+		return out
+	}
+	for _, name := range pkg.Scope().Names() {
+		tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		for _, iface := range ifaces {
+			t := implementing(tn.Type(), iface)
+			if t == nil {
+				continue
+			}
+			for i := 0; i < iface.NumMethods(); i++ {
+				m := iface.Method(i)
+				obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
+				if fn, ok := obj.(*types.Func); ok && m.Exported() && fn.Pkg() == pkg {
+					out[fn] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// implementing returns t or *t, whichever implements iface, or nil.
+func implementing(t types.Type, iface *types.Interface) types.Type {
+	if types.Implements(t, iface) {
+		return t
+	}
+	if p := types.NewPointer(t); types.Implements(p, iface) {
+		return p
+	}
+	return nil
+}
+
 // registeredInterface returns the service interface registered by a function of signature sig,
 // or nil when sig is not a gRPC or connect-go registration function.
 func registeredInterface(sig *types.Signature) *types.Interface {

@@ -104,3 +104,31 @@ type Consumer struct{}
 func (c *Consumer) Handle(ctx context.Context, id string) error { // want `marked Consumer.Handle ctx=ctx recv=c`
 	return nil
 }
+
+// Split spreads its handlers over embedded types, as large services do: the methods that
+// serve the interface are those the server's method set selects.
+type Split struct {
+	*reads
+	writes
+}
+
+type reads struct {
+	catalogpb.UnimplementedCatalogServer // one level further down: the methods below win
+	base                                 context.Context
+}
+
+func (r *reads) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) { // want `unary reads.GetItem ctx=ctx recv=r`
+	return r.load(ctx)
+}
+
+// load is no part of the service.
+func (r *reads) load(ctx context.Context) (*catalogpb.Item, error) { return nil, nil }
+
+type writes struct{}
+
+func (w writes) UploadItems(s grpc.ClientStreamingServer[catalogpb.Item, catalogpb.UploadSummary]) error { // want `streaming writes.UploadItems stream=s recv=w`
+	return nil
+}
+
+// Close is not a service method, although Split has it through writes.
+func (w writes) Close() error { return nil }
