@@ -95,18 +95,26 @@ func sinksByRoot(info *ctxssa.Info) map[*ssa.Call][]ctxorigin.Sink {
 }
 
 // rootCalls returns the calls to context.Background and context.TODO in fn's own body whose
-// result is used as a context (not merely compared), other than the fallback of a nil check.
+// result is used as a context (not merely compared), other than those replacing no caller's
+// ctx (replacesNoCtx).
 func rootCalls(fn *ssa.Function) []*ssa.Call {
 	var out []*ssa.Call
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if call, ok := instr.(*ssa.Call); ok && ctxorigin.IsRootCall(ctxorigin.Callee(call.Common())) &&
-				!onlyCompared(call) && !ctxorigin.NilGuarded(call) {
+				!onlyCompared(call) && !replacesNoCtx(call) {
 				out = append(out, call)
 			}
 		}
 	}
 	return out
+}
+
+// replacesNoCtx reports whether the root context created by call stands in for no caller's
+// ctx: the fallback of a nil check, or a one-time initialisation run by sync.Once, whose
+// shared result must not depend on the request that happens to trigger it.
+func replacesNoCtx(call *ssa.Call) bool {
+	return ctxorigin.NilGuarded(call) || ctxorigin.InOnce(call)
 }
 
 // onlyCompared reports whether v is used only in == and != comparisons, which drop nothing.

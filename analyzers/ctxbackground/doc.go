@@ -18,8 +18,11 @@
 //
 // The finding is reported once, at the Background/TODO call, with the ctx-taking calls it
 // reaches as related positions, and a suggested fix that passes the request ctx instead
-// when that identifier is in scope. A fallback for a nil ctx (if ctx == nil { ctx =
-// context.Background() }) and a comparison with Background are not reported.
+// when that identifier is in scope. Not reported: a fallback for a nil ctx (if ctx == nil {
+// ctx = context.Background() }), a comparison with Background, and a root created in a
+// function that sync.Once.Do, sync.OnceFunc, OnceValue or OnceValues runs — a one-time
+// initialisation of shared state, which must not fail for every later request because the
+// request that triggered it was cancelled.
 //
 // Real services rarely call Background in the handler itself: they call a helper, a
 // repository or a client wrapper that does. Through facts, a function that runs ctx-taking

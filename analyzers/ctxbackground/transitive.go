@@ -93,12 +93,13 @@ func (d *dropper) dropsIn(fn *ssa.Function) *drop {
 	return dr
 }
 
-// ownRoot finds a root context, created without a nil check, that reaches a sink of fn.
+// ownRoot finds a root context that reaches a sink of fn and replaces a caller's ctx
+// (not replacesNoCtx).
 func (d *dropper) ownRoot(fn *ssa.Function) *drop {
 	for _, f := range withLiterals(fn) {
 		for _, s := range ctxorigin.Sinks(f) {
 			for _, o := range d.info.Origins.Of(s.Ctx) {
-				if o.Kind == ctxorigin.Root && !ctxorigin.NilGuarded(o.Call) {
+				if o.Kind == ctxorigin.Root && !replacesNoCtx(o.Call) {
 					return &drop{fact: dropsCtx{Root: d.describeRoot(o.Call)}, rootPos: o.Call.Pos()}
 				}
 			}
@@ -163,7 +164,7 @@ func (d *dropper) checkScopes(report func(analysis.Diagnostic)) {
 		}
 		for _, s := range ctxorigin.Sinks(fn) {
 			for _, o := range d.info.Origins.Of(s.Ctx) {
-				if o.Kind != ctxorigin.Root || d.info.Scopes.Of(o.Call.Parent()) != nil || ctxorigin.NilGuarded(o.Call) {
+				if o.Kind != ctxorigin.Root || d.info.Scopes.Of(o.Call.Parent()) != nil || replacesNoCtx(o.Call) {
 					continue // a root created in scope is reported where it is created
 				}
 				key := fmt.Sprint(sc.Handler().Func, o.Call)

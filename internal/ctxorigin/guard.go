@@ -2,6 +2,8 @@ package ctxorigin
 
 import (
 	"go/token"
+	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -42,4 +44,46 @@ func comparesCtxWithNil(op *ssa.BinOp) bool {
 		return ok && c.IsNil()
 	}
 	return isNil(op.Y) && typesutil.IsContext(op.X.Type()) || isNil(op.X) && typesutil.IsContext(op.Y.Type())
+}
+
+// InOnce reports whether call is made inside a function literal that sync.Once's Do,
+// sync.OnceFunc, OnceValue or OnceValues runs (directly, or in a literal nested in it): the
+// one-time initialisation of state shared by every later request, which must not be cut
+// short by the one request that happens to trigger it.
+func InOnce(call *ssa.Call) bool {
+	for fn := call.Parent(); fn.Parent() != nil; fn = fn.Parent() {
+		if runByOnce(fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// runByOnce reports whether the function literal fn is passed to sync.Once.Do or one of the
+// sync.Once* wrappers.
+func runByOnce(fn *ssa.Function) bool {
+	var vals []ssa.Value
+	vals = append(vals, fn)
+	for _, ref := range *fn.Referrers() {
+		if mc, ok := ref.(*ssa.MakeClosure); ok {
+			vals = append(vals, mc)
+		}
+	}
+	for _, v := range vals {
+		for _, ref := range *v.Referrers() {
+			call, ok := ref.(*ssa.Call)
+			if ok && isOnceRunner(Callee(call.Common())) && slices.Contains(call.Common().Args, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isOnceRunner reports whether fn runs its function argument at most once.
+func isOnceRunner(fn *types.Func) bool {
+	return typesutil.IsMethod(fn, "sync", "Once", "Do") ||
+		typesutil.IsFunc(fn, "sync", "OnceFunc") ||
+		typesutil.IsFunc(fn, "sync", "OnceValue") ||
+		typesutil.IsFunc(fn, "sync", "OnceValues")
 }
