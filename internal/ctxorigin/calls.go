@@ -11,16 +11,15 @@ import (
 // callResult returns the origins of result idx of call.
 func (r *Resolver) callResult(call *ssa.Call, idx int) Set {
 	common := call.Common()
+	if results := common.Signature().Results(); idx >= results.Len() || !typesutil.IsContext(results.At(idx).Type()) {
+		return unknown
+	}
 	if common.IsInvoke() {
-		return r.invokeResult(common)
+		return r.invokeResult(call, idx)
 	}
 	callee := common.StaticCallee()
 	if callee == nil {
 		return unknown // a call through a func value we cannot resolve
-	}
-	sig := callee.Signature
-	if results := sig.Results(); idx >= results.Len() || !typesutil.IsContext(results.At(idx).Type()) {
-		return unknown
 	}
 	if k := lookup(calleeObject(callee)); k != nil {
 		return r.known(k, call, idx)
@@ -28,19 +27,31 @@ func (r *Resolver) callResult(call *ssa.Call, idx int) Set {
 	if body := Body(callee); body != nil {
 		return r.fromSummary(body, common, idx)
 	}
+	return r.unseen(common)
+}
+
+// unseen returns the origins of a ctx returned by a function whose body is not visible: a
+// deriver of its ctx argument we cannot see into (where from, not what it adds), or unknown
+// when it takes no ctx.
+func (r *Resolver) unseen(common *ssa.CallCommon) Set {
 	if arg := ctxArg(common); arg != nil {
-		return opaque(r.of(arg)) // a deriver we cannot see into: where from, not what it adds
+		return opaque(r.of(arg))
 	}
 	return unknown
 }
 
 // invokeResult handles an interface method call: Context() on the request's server stream
-// returns the request ctx; anything else is unknown.
-func (r *Resolver) invokeResult(common *ssa.CallCommon) Set {
+// returns the request ctx; a method of the knowledge table (an OpenTelemetry Tracer's Start)
+// has its known effect; any other method taking a ctx is an opaque deriver of it.
+func (r *Resolver) invokeResult(call *ssa.Call, idx int) Set {
+	common := call.Common()
 	if common.Method.Name() == "Context" && r.isRequestStream(common.Value) {
 		return Set{{Kind: Request, Pos: common.Pos()}}
 	}
-	return unknown
+	if k := lookup(common.Method); k != nil {
+		return r.known(k, call, idx)
+	}
+	return r.unseen(common)
 }
 
 // isRequestStream reports whether v is the server stream of a request scope, possibly

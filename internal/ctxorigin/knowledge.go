@@ -16,35 +16,45 @@ const (
 	detaches                       // returns a context that keeps values but drops cancellation
 )
 
-// api is one entry of the knowledge table.
+// api is one entry of the knowledge table: the package-level function pkg.name, or, when
+// recv is set, the method pkg.recv.name (an interface method or a concrete one).
 type api struct {
-	pkg, name string
-	effect    effect
-	result    int // index of the context.Context result
+	pkg, recv, name string
+	effect          effect
+	result          int // index of the context.Context result
 }
 
 // knowledge lists the functions whose effect on a ctx deadlinelint knows without looking at
 // their bodies. Calls to any other function that takes and returns a ctx are followed through
 // their SSA body when it is in the package, and treated as opaque otherwise.
 var knowledge = []api{
-	{"context", "Background", makesRoot, 0}, // the root of a fresh tree
-	{"context", "TODO", makesRoot, 0},       // the same, flagged as unfinished
-	{"context", "WithoutCancel", detaches, 0},
-	{"context", "WithCancel", derives, 0},
-	{"context", "WithCancelCause", derives, 0},
-	{"context", "WithValue", derives, 0},
-	{"context", "WithTimeout", addsDeadline, 0},
-	{"context", "WithDeadline", addsDeadline, 0},
-	{"context", "WithTimeoutCause", addsDeadline, 0},
-	{"context", "WithDeadlineCause", addsDeadline, 0},
-	{"os/signal", "NotifyContext", derives, 0},                                    // (ctx, stop)
-	{typesutil.ErrgroupPath, "WithContext", derives, 1},                           // (*Group, ctx)
-	{typesutil.MetadataPath, "NewOutgoingContext", derives, 0},                    // adds metadata
-	{typesutil.MetadataPath, "AppendToOutgoingContext", derives, 0},               // adds metadata
-	{typesutil.MetadataPath, "NewIncomingContext", derives, 0},                    // used by tests
-	{"google.golang.org/grpc/peer", "NewContext", derives, 0},                     // adds the peer
-	{"google.golang.org/grpc", "NewContextWithServerTransportStream", derives, 0}, // interceptors
+	{"context", "", "Background", makesRoot, 0}, // the root of a fresh tree
+	{"context", "", "TODO", makesRoot, 0},       // the same, flagged as unfinished
+	{"context", "", "WithoutCancel", detaches, 0},
+	{"context", "", "WithCancel", derives, 0},
+	{"context", "", "WithCancelCause", derives, 0},
+	{"context", "", "WithValue", derives, 0},
+	{"context", "", "WithTimeout", addsDeadline, 0},
+	{"context", "", "WithDeadline", addsDeadline, 0},
+	{"context", "", "WithTimeoutCause", addsDeadline, 0},
+	{"context", "", "WithDeadlineCause", addsDeadline, 0},
+	{"os/signal", "", "NotifyContext", derives, 0},                                    // (ctx, stop)
+	{typesutil.ErrgroupPath, "", "WithContext", derives, 1},                           // (*Group, ctx)
+	{typesutil.MetadataPath, "", "NewOutgoingContext", derives, 0},                    // adds metadata
+	{typesutil.MetadataPath, "", "AppendToOutgoingContext", derives, 0},               // adds metadata
+	{typesutil.MetadataPath, "", "NewIncomingContext", derives, 0},                    // used by tests
+	{"google.golang.org/grpc/peer", "", "NewContext", derives, 0},                     // adds the peer
+	{"google.golang.org/grpc", "", "NewContextWithServerTransportStream", derives, 0}, // interceptors
+	// OpenTelemetry: a span or baggage is attached, no deadline.
+	{otelTrace, "Tracer", "Start", derives, 0}, // (ctx, span); an interface method
+	{otelTrace, "", "ContextWithSpan", derives, 0},
+	{otelTrace, "", "ContextWithSpanContext", derives, 0},
+	{otelTrace, "", "ContextWithRemoteSpanContext", derives, 0},
+	{"go.opentelemetry.io/otel/propagation", "TextMapPropagator", "Extract", derives, 0},
+	{"go.opentelemetry.io/otel/baggage", "", "ContextWithBaggage", derives, 0},
 }
+
+const otelTrace = "go.opentelemetry.io/otel/trace"
 
 // lookup returns the knowledge entry for obj, or nil.
 func lookup(obj types.Object) *api {
@@ -54,7 +64,8 @@ func lookup(obj types.Object) *api {
 	}
 	for i := range knowledge {
 		k := &knowledge[i]
-		if typesutil.IsFunc(fn, k.pkg, k.name) {
+		if k.recv == "" && typesutil.IsFunc(fn, k.pkg, k.name) ||
+			k.recv != "" && typesutil.IsMethod(fn, k.pkg, k.recv, k.name) {
 			return k
 		}
 	}

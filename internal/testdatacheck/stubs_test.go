@@ -26,6 +26,7 @@ var stubPackages = []string{
 	"google.golang.org/grpc/credentials/insecure",
 	"google.golang.org/grpc/metadata",
 	"google.golang.org/grpc/status",
+	"go.opentelemetry.io/otel/trace",
 }
 
 // TestStubsTypeCheck loads every package under testdata/src in GOPATH mode,

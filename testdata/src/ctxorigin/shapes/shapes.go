@@ -11,6 +11,7 @@ import (
 
 	"ctxorigin/lib"
 	"example.com/gen/catalogpb"
+	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/errgroup"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
@@ -20,14 +21,21 @@ func use(ctx context.Context) {}
 
 type Repo interface{ Load(ctx context.Context) }
 
+// Tenants derives a ctx through an interface: the body is not known.
+type Tenants interface {
+	With(ctx context.Context, id string) context.Context
+}
+
 var global context.Context
 
 type Server struct {
 	catalogpb.UnimplementedCatalogServer
-	base context.Context
-	repo Repo
-	flag bool
-	ch   chan context.Context
+	base    context.Context
+	repo    Repo
+	flag    bool
+	ch      chan context.Context
+	tracer  trace.Tracer
+	tenants Tenants
 }
 
 func (s *Server) load(ctx context.Context) {}
@@ -123,6 +131,13 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 		ctx := context.Background()
 		use(ctx) // want `\[root\]`
 	}
+	// An OpenTelemetry span attaches no deadline; an interface method taking and returning a
+	// ctx is a deriver whose effect is not known.
+	spanCtx, span := s.tracer.Start(tctx, "GetItem")
+	defer span.End()
+	use(spanCtx)                                           // want `\[request\+deadline\]`
+	use(trace.ContextWithSpan(context.Background(), span)) // want `\[root\]`
+	use(s.tenants.With(context.TODO(), "t"))               // want `\[root\+opaque\]`
 	return nil, nil
 }
 

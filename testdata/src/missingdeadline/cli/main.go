@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"example.com/gen/catalogpb"
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
@@ -142,4 +143,17 @@ func sometimes(client catalogpb.CatalogClient, bounded bool) {
 func suppressed(client catalogpb.CatalogClient) {
 	//deadlinelint:ignore missingdeadline the admin tool waits for an operator-driven server
 	_, _ = client.GetItem(context.Background(), &catalogpb.GetItemRequest{})
+}
+
+// traced wraps the call in an OpenTelemetry span: a span is no deadline.
+func traced(client catalogpb.CatalogClient, tracer trace.Tracer) {
+	ctx, span := tracer.Start(context.Background(), "cli.get")
+	defer span.End()
+	_, _ = client.GetItem(ctx, &catalogpb.GetItemRequest{}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\)`
+
+	tctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	sctx, span2 := tracer.Start(tctx, "cli.get.bounded")
+	defer span2.End()
+	_, _ = client.GetItem(sctx, &catalogpb.GetItemRequest{}) // the deadline is kept under the span
 }
