@@ -42,9 +42,11 @@
 //   - calls through a client or *grpc.ClientConn built in the same package by grpc.NewClient,
 //     grpc.Dial or grpc.DialContext with grpc.WithUnaryInterceptor(f) or
 //     grpc.WithChainUnaryInterceptor(..., f, ...), where f is a function or function literal of
-//     the package (or what a function of the package returns) whose body calls Deadline() on a
-//     context.Context and calls its grpc.UnaryInvoker with a ctx that, on some path, comes
-//     through context.WithTimeout, WithDeadline or their …Cause forms. Every way the client
+//     the package (or what a function of the package returns) whose body either calls its
+//     grpc.UnaryInvoker only with a ctx that has a deadline on every path, or calls Deadline()
+//     on a context.Context and calls the invoker with a ctx that, on some path, comes through
+//     context.WithTimeout, WithDeadline or their …Cause forms; go-grpc-middleware's
+//     timeout.UnaryClientInterceptor(d) counts too. Every way the client
 //     value is computed — locals, phis, struct fields and globals assigned in the package,
 //     functions of the package returning it, generated NewXxxClient(cc) constructors, and
 //     functions of other packages of the module that always return such a connection or a

@@ -261,7 +261,8 @@ func unwrap(v ssa.Value) ssa.Value {
 }
 
 // defaulting reports whether the interceptor value f — a function or literal of this package,
-// or what a factory function of this package returns — sets a default deadline.
+// what a factory function of this package returns, or a known library factory's result —
+// sets a default deadline.
 func (d *defaults) defaulting(f ssa.Value, depth int) bool {
 	if depth > maxDepth {
 		return false
@@ -273,6 +274,9 @@ func (d *defaults) defaulting(f ssa.Value, depth int) bool {
 		fn, _ := f.Fn.(*ssa.Function)
 		return fn != nil && fn.Pkg == d.info.Pkg && d.setsDefault(fn)
 	case *ssa.Call:
+		if isDefaultingFactory(ctxorigin.Callee(f.Common())) {
+			return true
+		}
 		callee := f.Common().StaticCallee()
 		if callee == nil || callee.Blocks == nil || callee.Pkg != d.info.Pkg {
 			return false
@@ -289,9 +293,10 @@ func (d *defaults) defaulting(f ssa.Value, depth int) bool {
 }
 
 // setsDefault reports whether the body of the unary client interceptor fn visibly sets a
-// default deadline: it calls Deadline() on a context.Context, and it calls its
-// grpc.UnaryInvoker parameter with a ctx that, on some path, comes through
-// context.WithTimeout, WithDeadline or their …Cause forms.
+// default deadline: it calls its grpc.UnaryInvoker only with ctx values that carry a deadline
+// on every path (it always applies one, as go-grpc-middleware's timeout interceptor does), or
+// it calls Deadline() on a context.Context and calls the invoker with a ctx that, on some path,
+// comes through context.WithTimeout, WithDeadline or their …Cause forms.
 func (d *defaults) setsDefault(fn *ssa.Function) bool {
 	if v, ok := d.setsDDL[fn]; ok {
 		return v
@@ -302,18 +307,48 @@ func (d *defaults) setsDefault(fn *ssa.Function) bool {
 			invoker = p
 		}
 	}
-	bounds := false
+	some, all, calls := false, true, 0
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
 			if ok && invoker != nil && call.Call.Value == invoker && len(call.Call.Args) > 0 {
-				bounds = bounds || hasDeadlinePath(d.info.Origins.Of(call.Call.Args[0]))
+				origins := d.info.Origins.Of(call.Call.Args[0])
+				some = some || hasDeadlinePath(origins)
+				all = all && alwaysDeadline(origins)
+				calls++
 			}
 		}
 	}
-	v := bounds && callsDeadline(fn)
+	v := calls > 0 && all || some && callsDeadline(fn)
 	d.setsDDL[fn] = v
 	return v
+}
+
+// alwaysDeadline reports whether every origin of a ctx has a deadline applied.
+func alwaysDeadline(s ctxorigin.Set) bool {
+	for _, o := range s {
+		if !o.Deadline {
+			return false
+		}
+	}
+	return len(s) > 0
+}
+
+// defaultingFactories are library functions returning a unary client interceptor that gives
+// every call a deadline.
+var defaultingFactories = []struct{ pkg, name string }{
+	// timeout.UnaryClientInterceptor(d) wraps every call in context.WithTimeout(ctx, d).
+	{"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/timeout", "UnaryClientInterceptor"},
+}
+
+// isDefaultingFactory reports whether fn is one of defaultingFactories.
+func isDefaultingFactory(fn *types.Func) bool {
+	for _, f := range defaultingFactories {
+		if typesutil.IsFunc(fn, f.pkg, f.name) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasDeadlinePath reports whether some origin of a ctx has a deadline applied.

@@ -26,6 +26,7 @@ var stubPackages = []string{
 	"google.golang.org/grpc/credentials/insecure",
 	"google.golang.org/grpc/metadata",
 	"google.golang.org/grpc/status",
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/timeout",
 	"go.opentelemetry.io/otel/trace",
 }
 

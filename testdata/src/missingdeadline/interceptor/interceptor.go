@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"example.com/gen/catalogpb"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/timeout"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 )
@@ -157,4 +158,32 @@ func captured() {
 	}
 	swap()
 	_, _ = plain.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "3"}) // want `unary RPC CatalogClient.GetItem`
+}
+
+// always bounds every call, with no Deadline() check: the shorter deadline wins.
+func always(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	return invoker(ctx, method, req, reply, cc, opts...)
+}
+
+// onlyRetries bounds retried calls only, and never looks at the caller's deadline.
+func onlyRetries(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	if err := invoker(ctx, method, req, reply, cc, opts...); err == nil {
+		return nil
+	}
+	rctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	return invoker(rctx, method, req, reply, cc, opts...)
+}
+
+func alwaysBounded() {
+	a, _ := grpc.NewClient("catalog:443", creds(), grpc.WithUnaryInterceptor(always))
+	_ = a.Invoke(context.Background(), "/catalog.v1.Catalog/GetItem", nil, nil) // the interceptor sets a deadline
+
+	m, _ := grpc.NewClient("catalog:443", creds(), grpc.WithChainUnaryInterceptor(logging, timeout.UnaryClientInterceptor(2*time.Second)))
+	_, _ = catalogpb.NewCatalogClient(m).GetItem(context.Background(), &catalogpb.GetItemRequest{}) // go-grpc-middleware's timeout sets a deadline
+
+	r, _ := grpc.NewClient("catalog:443", creds(), grpc.WithUnaryInterceptor(onlyRetries))
+	_ = r.Invoke(context.Background(), "/catalog.v1.Catalog/GetItem", nil, nil) // want `unary RPC ClientConn.Invoke is called`
 }
