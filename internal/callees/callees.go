@@ -6,6 +6,7 @@ package callees
 
 import (
 	"go/types"
+	"sync"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -24,11 +25,13 @@ type Target struct {
 
 // Resolver answers Targets for the calls of one package.
 type Resolver struct {
-	pkg    *ssa.Package
-	funcs  []*ssa.Function
-	owned  func(types.Object) bool
-	impls  map[*types.Func][]Target
-	fields map[*types.Var][]Target
+	pkg     *ssa.Package
+	funcs   []*ssa.Function
+	owned   func(types.Object) bool
+	named   []*types.TypeName                 // the owned concrete types visible to the package
+	impls   map[*types.Func][]Target          // per interface method
+	implsOf map[*types.Interface][]types.Type // per interface: the implementing types (T or *T)
+	fields  map[*types.Var][]Target
 }
 
 // New returns a Resolver for pkg, whose source functions are funcs. Interface calls are
@@ -36,7 +39,11 @@ type Resolver struct {
 // that happens to implement a standard interface is not what a handler's io.Closer is), and
 // only into implementations it accepts.
 func New(pkg *ssa.Package, funcs []*ssa.Function, owned func(types.Object) bool) *Resolver {
-	return &Resolver{pkg: pkg, funcs: funcs, owned: owned, impls: make(map[*types.Func][]Target)}
+	return &Resolver{
+		pkg: pkg, funcs: funcs, owned: owned,
+		impls:   make(map[*types.Func][]Target),
+		implsOf: make(map[*types.Interface][]types.Type),
+	}
 }
 
 // Targets returns the functions the call may invoke.
@@ -84,25 +91,7 @@ func (r *Resolver) implementations(m *types.Func) []Target {
 	var out []Target
 	iface, ok := m.Signature().Recv().Type().Underlying().(*types.Interface)
 	if ok && r.owned(m) {
-		for _, p := range packages(r.pkg.Pkg) {
-			out = append(out, r.implsIn(p, iface, m)...)
-		}
-	}
-	r.impls[m] = out
-	return out
-}
-
-func (r *Resolver) implsIn(p *types.Package, iface *types.Interface, m *types.Func) []Target {
-	var out []Target
-	for _, name := range p.Scope().Names() {
-		tn, ok := p.Scope().Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) || !r.owned(tn) {
-			continue
-		}
-		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			if !types.Implements(t, iface) {
-				continue
-			}
+		for _, t := range r.implementers(iface) {
 			obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
 			if impl, ok := obj.(*types.Func); ok {
 				tg := Target{Obj: impl, Impl: types.TypeString(t, packageName)}
@@ -111,10 +100,59 @@ func (r *Resolver) implsIn(p *types.Package, iface *types.Interface, m *types.Fu
 				}
 				out = append(out, tg)
 			}
-			break
 		}
 	}
+	r.impls[m] = out
 	return out
+}
+
+// implementers returns, once per interface, the owned concrete types T (or *T, when only the
+// pointer does) that implement iface.
+func (r *Resolver) implementers(iface *types.Interface) []types.Type {
+	if ts, ok := r.implsOf[iface]; ok {
+		return ts
+	}
+	if r.named == nil {
+		r.named = []*types.TypeName{}
+		for _, p := range packages(r.pkg.Pkg) {
+			for _, tn := range concreteTypes(p) {
+				if r.owned(tn) {
+					r.named = append(r.named, tn)
+				}
+			}
+		}
+	}
+	var out []types.Type
+	for _, tn := range r.named {
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if types.Implements(t, iface) {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	r.implsOf[iface] = out
+	return out
+}
+
+// concreteByPkg caches concreteTypes per package: every package importing p asks again.
+var concreteByPkg sync.Map // *types.Package -> []*types.TypeName
+
+// concreteTypes returns the named, non-alias, non-interface types declared at package level
+// in p, in the order of their names.
+func concreteTypes(p *types.Package) []*types.TypeName {
+	if v, ok := concreteByPkg.Load(p); ok {
+		return v.([]*types.TypeName)
+	}
+	var out []*types.TypeName
+	scope := p.Scope()
+	for _, name := range scope.Names() {
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() && !types.IsInterface(tn.Type()) {
+			out = append(out, tn)
+		}
+	}
+	v, _ := concreteByPkg.LoadOrStore(p, out)
+	return v.([]*types.TypeName)
 }
 
 // packageName qualifies a type by its package's name: "*repo.PG".
