@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,9 +21,11 @@ var corpusModules = []string{
 // A corpus is a named set of packages every tool analyses.
 type corpus struct {
 	name     string
+	dir      string   // where the tools run
 	patterns []string // what every tool is given on its command line
 	count    int      // number of packages the patterns match
 	deps     int      // number of packages in their import closure
+	owned    bool     // analysed as the user's own code (copied out of the module cache)
 }
 
 // setupCorpusModule writes a module in dir that requires corpusModules at
@@ -74,7 +77,7 @@ func resolveCorpus(ctx context.Context, dir, name string, patterns []string) (co
 		}
 		clean = append(clean, line)
 	}
-	c := corpus{name: name, patterns: patterns, count: len(clean)}
+	c := corpus{name: name, dir: dir, patterns: patterns, count: len(clean)}
 	if bad > 0 {
 		fmt.Fprintf(os.Stderr, "bench: %s: %d packages do not load cleanly; using the %d that do\n", name, bad, len(clean))
 		c.patterns = clean
@@ -87,30 +90,69 @@ func resolveCorpus(ctx context.Context, dir, name string, patterns []string) (co
 	return c, nil
 }
 
-// scalingCorpora returns package sets of the given sizes: prefixes of the
-// dependency order (every package after its imports) of std, grpc, x/tools
-// and protobuf, keeping only packages of those (packages of other modules
-// cannot be named from the corpus module). A prefix is nearly closed under
-// imports: its closure adds only the few packages of other modules, and
-// deps counts everything a tool loads.
+// copyModule copies the source of mod, at the version the module rooted at root requires,
+// out of the module cache into dst and completes its go.sum. Copied out of the cache, the
+// module is the main module of every tool run in dst: deadlinelint analyses it as the user's
+// own code, as it does not analyse dependency modules, and a benchmark of those would measure
+// nothing but loading.
+func copyModule(ctx context.Context, root, dst, mod string) error {
+	v, err := goOutput(ctx, root, nil, "list", "-m", "-f", "{{.Version}}", mod)
+	if err != nil {
+		return fmt.Errorf("version of %s in %s: %v", mod, root, err)
+	}
+	out, err := goOutput(ctx, root, nil, "mod", "download", "-json", mod+"@"+strings.TrimSpace(v))
+	if err != nil {
+		return err
+	}
+	var dl struct{ Dir string }
+	if err := json.Unmarshal([]byte(out), &dl); err != nil || dl.Dir == "" {
+		return fmt.Errorf("go mod download %s: no directory (%v)", mod, err)
+	}
+	if err := os.CopyFS(dst, os.DirFS(dl.Dir)); err != nil {
+		return err
+	}
+	_, err = goOutput(ctx, dst, []string{"GOWORK=off"}, "list", "-mod=mod", "-e", "-deps", "./...")
+	return err
+}
+
+// workspaceModules are copied into one go.work workspace for the scaling run.
+var workspaceModules = []string{"google.golang.org/grpc", "golang.org/x/tools", "google.golang.org/protobuf"}
+
+// setupWorkspace copies workspaceModules into dir, each in a directory of its own, and makes
+// dir a go.work workspace of them.
+func setupWorkspace(ctx context.Context, root, dir string) error {
+	use := []string{"work", "init"}
+	for _, mod := range workspaceModules {
+		sub := filepath.Join(dir, filepath.Base(mod))
+		if err := copyModule(ctx, root, sub, mod); err != nil {
+			return err
+		}
+		use = append(use, "./"+filepath.Base(mod))
+	}
+	_, err := goOutput(ctx, dir, nil, use...)
+	return err
+}
+
+// scalingCorpora returns package sets of the given sizes: prefixes of the dependency order
+// (every package after its imports) of the packages of the workspace modules, which are all
+// the user's own code there. A prefix's closure adds the standard library and the other
+// modules' packages it imports; deps counts everything a tool loads.
 func scalingCorpora(ctx context.Context, dir string, sizes []int) ([]corpus, error) {
-	patterns := []string{"std"}
-	for _, mod := range corpusModules {
-		patterns = append(patterns, mod+"/...")
+	patterns := []string{}
+	own := make(map[string]bool)
+	for _, mod := range workspaceModules {
+		patterns = append(patterns, "./"+filepath.Base(mod)+"/...")
+		own[mod] = true
 	}
 	format := `{{.ImportPath}} {{with .Module}}{{.Path}}{{else}}std{{end}}`
 	out, err := goOutput(ctx, dir, nil, append([]string{"list", "-deps", "-f", format}, patterns...)...)
 	if err != nil {
 		return nil, err
 	}
-	namable := map[string]bool{"std": true}
-	for _, mod := range corpusModules {
-		namable[mod] = true
-	}
 	var order []string
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		path, mod, _ := strings.Cut(line, " ")
-		if namable[mod] && path != "unsafe" { // unsafe: not a package any tool analyses
+		if own[mod] {
 			order = append(order, path)
 		}
 	}
@@ -123,9 +165,11 @@ func scalingCorpora(ctx context.Context, dir string, sizes []int) ([]corpus, err
 		}
 		cs = append(cs, corpus{
 			name:     fmt.Sprintf("first %d", n),
+			dir:      dir,
 			patterns: order[:n],
 			count:    n,
 			deps:     len(strings.Fields(deps)),
+			owned:    true,
 		})
 	}
 	return cs, nil

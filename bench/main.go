@@ -48,7 +48,7 @@ func main() {
 	flag.BoolVar(&o.quick, "quick", false, "smoke test: 1 run, no warm-up, no go vet rows, small package sets")
 	flag.StringVar(&o.write, "write", "", "update the generated section of this markdown `file` (e.g. docs/performance.md)")
 	flag.StringVar(&o.corpora, "corpus", "std,grpc", "comma-separated corpora to measure: std, grpc (empty: only the scaling run)")
-	flag.StringVar(&o.scaling, "scaling", "10,100,300,1000", "comma-separated package counts for the scaling run (empty: none)")
+	flag.StringVar(&o.scaling, "scaling", "10,100,300,630", "comma-separated package counts for the scaling run (empty: none; capped at the workspace's packages)")
 	flag.StringVar(&o.floorMode, "floor-mode", "deadlinelint", "load mode of floor (a): deadlinelint (the mode its driver uses), auto, syntax or allsyntax")
 	flag.BoolVar(&o.keep, "keep", false, "keep the work directory (binaries, corpus module, logs)")
 	flag.Parse()
@@ -104,7 +104,7 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	corpora, err := selectCorpora(ctx, corpusDir, o)
+	corpora, err := selectCorpora(ctx, root, work, corpusDir, o)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,12 @@ func run(ctx context.Context, o options) error {
 		if err != nil {
 			return err
 		}
-		sets, err := scalingCorpora(ctx, corpusDir, sizes)
+		progress("copying grpc, x/tools and protobuf into a workspace for the scaling run")
+		wsDir := filepath.Join(work, "workspace")
+		if err := setupWorkspace(ctx, root, wsDir); err != nil {
+			return err
+		}
+		sets, err := scalingCorpora(ctx, wsDir, sizes)
 		if err != nil {
 			return err
 		}
@@ -154,24 +159,33 @@ func run(ctx context.Context, o options) error {
 	return nil
 }
 
-// selectCorpora resolves the requested corpora; quick mode uses small slices
-// of them.
-func selectCorpora(ctx context.Context, dir string, o options) ([]corpus, error) {
+// selectCorpora resolves the requested corpora; quick mode uses small slices of them. std is
+// analysed from the corpus module, where it is what it always is, the standard library; grpc
+// is copied out of the module cache first (copyModule), so that it is the user's own code.
+func selectCorpora(ctx context.Context, root, work, corpusDir string, o options) ([]corpus, error) {
 	var cs []corpus
 	if strings.TrimSpace(o.corpora) == "" {
 		return nil, nil
 	}
 	for _, name := range strings.Split(o.corpora, ",") {
 		var patterns []string
-		switch name = strings.TrimSpace(name); {
-		case name == "std" && o.quick:
-			patterns = []string{"encoding/json"}
-		case name == "std":
+		dir := corpusDir
+		switch name = strings.TrimSpace(name); name {
+		case "std":
 			patterns = []string{"std"}
-		case name == "grpc" && o.quick:
-			patterns = []string{"google.golang.org/grpc"}
-		case name == "grpc":
-			patterns = []string{"google.golang.org/grpc/..."}
+			if o.quick {
+				patterns = []string{"encoding/json"}
+			}
+		case "grpc":
+			progress("copying google.golang.org/grpc out of the module cache")
+			dir = filepath.Join(work, "grpc")
+			if err := copyModule(ctx, root, dir, "google.golang.org/grpc"); err != nil {
+				return nil, err
+			}
+			patterns = []string{"./..."}
+			if o.quick {
+				patterns = []string{"."}
+			}
 		default:
 			return nil, fmt.Errorf("unknown corpus %q (want std or grpc)", name)
 		}
@@ -179,6 +193,7 @@ func selectCorpora(ctx context.Context, dir string, o options) ([]corpus, error)
 		if err != nil {
 			return nil, err
 		}
+		c.owned = name == "grpc"
 		cs = append(cs, c)
 	}
 	return cs, nil

@@ -8,7 +8,8 @@ import (
 	"strings"
 )
 
-// A measurer runs tools on corpora from the corpus module directory.
+// A measurer runs tools on corpora, in each corpus's directory (the corpus module's by
+// default).
 type measurer struct {
 	dir    string
 	logs   string
@@ -42,7 +43,11 @@ func (m *measurer) measure(ctx context.Context, c corpus, tools []tool) (result,
 			if t.env != nil {
 				env = t.env(m.seq)
 			}
-			s, err := runOnce(ctx, m.dir, env, t.command(c), log)
+			dir := c.dir
+			if dir == "" {
+				dir = m.dir
+			}
+			s, err := runOnce(ctx, dir, env, t.command(c), log)
 			if err != nil {
 				return result{}, err
 			}

@@ -5,16 +5,20 @@
 #   scripts/robustness.sh [--quick] [--tests] [--keep]
 #
 # Corpora (tests excluded unless --tests; the third-party modules at the
-# versions this module pins, from the module cache, via a temporary module):
-#   std          all of the standard library: exit 0, zero findings, no panic
+# versions this module pins):
+#   std          all of the standard library, from a temporary module:
+#                exit 0, zero findings, no panic
 #   grpc         google.golang.org/grpc/...:  no panic, exit 0 or 1
 #   x/tools      golang.org/x/tools/...:      no panic, exit 0 or 1
 #   protobuf     google.golang.org/protobuf/...: no panic, exit 0 or 1
+# grpc, x/tools and protobuf are copied out of the module cache and analysed
+# as main modules: deadlinelint stays silent in dependency modules, so only
+# as the user's own code do all its rules run on every package.
 #   examples     ./examples/... of this repository: no panic, exit 0 or 1
 #   type error   a fixture module with a type error: exit 2, a message naming
 #                the package, no stack trace
-# --quick (run by .ci/run) bounds this to net/http/..., grpc's top-level
-# package, the examples and the type-error fixture.
+# --quick (run by .ci/run) bounds this to net/http/..., grpc's top-level,
+# health and reflection packages, the examples and the type-error fixture.
 #
 # "No panic" means none of "panic:", "goroutine N [", "internal error" or a
 # runtime stack frame anywhere in the output. One summary line per corpus;
@@ -52,19 +56,28 @@ lint="$work/deadlinelint"
 testflag=-test=false
 $tests && testflag=-test=true
 
-# The corpus module requires the third-party modules at the versions the
-# deadlinelint module pins; -mod=mod lets the go command complete its go.sum.
+# The corpus module for std: a module of its own, requiring nothing.
 corpus="$work/corpus"
 mkdir -p "$corpus"
-{
-	printf 'module deadlinelint.robustness/corpus\n\ngo 1.26.0\n\nrequire (\n'
-	for mod in google.golang.org/grpc golang.org/x/tools google.golang.org/protobuf; do
-		printf '\t%s %s\n' "$mod" "$(cd "$root" && go list -m -f '{{.Version}}' "$mod")"
-	done
-	printf ')\n'
-} >"$corpus/go.mod"
-(cd "$corpus" && go list -mod=mod -e -deps std google.golang.org/grpc/... golang.org/x/tools/... \
-	google.golang.org/protobuf/... >/dev/null)
+printf 'module deadlinelint.robustness/corpus\n\ngo 1.26.0\n' >"$corpus/go.mod"
+listtests=
+$tests && listtests=-test # test-only dependencies need go.sum entries too
+
+# copy_module MOD DIR: the source of MOD at the version this module pins,
+# copied out of the module cache into DIR, with its go.sum completed.
+copy_module() {
+	local mod=$1 dst=$2 version src
+	version=$(cd "$root" && go list -m -f '{{.Version}}' "$mod")
+	src=$(cd "$root" && go mod download -json "$mod@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+	mkdir -p "$dst"
+	cp -R "$src/." "$dst"
+	chmod -R u+w "$dst"
+	(cd "$dst" && GOWORK=off go list -mod=mod -e -deps $listtests ./... >/dev/null)
+}
+owned="$work/owned"
+copy_module google.golang.org/grpc "$owned/grpc"
+$quick || copy_module golang.org/x/tools "$owned/tools"
+$quick || copy_module google.golang.org/protobuf "$owned/protobuf"
 
 failures=0
 stack_re='panic:|goroutine [0-9]+ \[|\.go:[0-9]+ \+0x[0-9a-f]+|internal error'
@@ -116,14 +129,14 @@ cp -R "$root/internal/badinput/testdata/typeerror" "$bad"
 
 if $quick; then
 	check std "$corpus" clean net/http/...
-	check grpc "$corpus" no-panic google.golang.org/grpc
+	check grpc "$owned/grpc" no-panic . ./health/... ./reflection/...
 	check examples "$root" no-panic ./examples/...
 	check "type error" "$bad" error ./...
 else
 	check std "$corpus" clean std
-	check grpc "$corpus" no-panic google.golang.org/grpc/...
-	check x/tools "$corpus" no-panic golang.org/x/tools/...
-	check protobuf "$corpus" no-panic google.golang.org/protobuf/...
+	check grpc "$owned/grpc" no-panic ./...
+	check x/tools "$owned/tools" no-panic ./...
+	check protobuf "$owned/protobuf" no-panic ./...
 	check examples "$root" no-panic ./examples/...
 	check "type error" "$bad" error ./...
 fi

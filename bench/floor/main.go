@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	floor [-suite noop|ssa|vet] [-mode auto|syntax|allsyntax] [-test=false] patterns...
+//	floor [-suite noop|ssa|vet|deadlinelint] [-mode auto|deadlinelint|syntax|allsyntax] [-test=false] [-timings] [-cpuprofile file] patterns...
 //
 // Suites:
 //
@@ -29,6 +29,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -44,9 +45,22 @@ func main() {
 	modeName := flag.String("mode", "auto", "load mode: auto, deadlinelint, syntax or allsyntax")
 	tests := flag.Bool("test", true, "also analyse test packages")
 	timings := flag.Bool("timings", false, "run analyzers sequentially; print load time and per-analyzer run times")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to `file`")
 	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "floor: %v\n", err)
+			os.Exit(2)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err := run(*suiteName, *modeName, *tests, *timings, flag.Args()); err != nil {
 		fmt.Fprintf(os.Stderr, "floor: %v\n", err)
+		pprof.StopCPUProfile()
 		os.Exit(2)
 	}
 }
