@@ -2,11 +2,20 @@
 # transitive-cost.sh: what following helpers through facts (ctxbackground's transitive mode)
 # costs on a module of many packages. It generates a module of N packages (default 120) —
 # layered repositories, services and handlers calling each other with ctx, some dropping it —
-# and times deadlinelint with -ctxbackground.transitive=false and =true, alternating, RUNS
-# times each (default 5), and prints the medians and their ratio.
+# or, with --grpc, copies google.golang.org/grpc (262 packages, at the version this module
+# pins) out of the module cache as the main module, and times deadlinelint with
+# -ctxbackground.transitive=false and =true, alternating, RUNS times each (default 5), and
+# prints the medians of CPU time and their ratio.
 #
 #   scripts/transitive-cost.sh [N] [RUNS]
+#   scripts/transitive-cost.sh --grpc [RUNS]
 set -euo pipefail
+grpc=false
+if [ "${1:-}" = --grpc ]; then
+	grpc=true
+	shift
+	set -- 0 "$@"
+fi
 N=${1:-120}
 RUNS=${2:-5}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +26,14 @@ go build -o "$work/deadlinelint" "$root/cmd/deadlinelint"
 
 mod="$work/mod"
 mkdir -p "$mod"
+if $grpc; then
+	version=$(cd "$root" && go list -m -f '{{.Version}}' google.golang.org/grpc)
+	src=$(cd "$root" && go mod download -json "google.golang.org/grpc@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+	cp -R "$src/." "$mod"
+	chmod -R u+w "$mod"
+	(cd "$mod" && GOWORK=off go list -mod=mod -e -deps ./... >/dev/null)
+else
+
 cat > "$mod/go.mod" <<MOD
 module example.test/many
 
@@ -85,6 +102,7 @@ func Handle(ctx context.Context, db *sql.DB, id string) (string, error) {
 	return r.Load(ctx, id)
 }
 GO
+fi
 
 cd "$mod"
 time_one() { # prints CPU seconds (user+sys) of one run
@@ -95,8 +113,13 @@ time_one() { # prints CPU seconds (user+sys) of one run
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 "$work/deadlinelint" -test=false ./... >"$work/findings.txt" 2>&1 || true # warm caches
-echo "module: $N packages + 1 handler; findings with transitive facts:"
-sed 's/^/  /' "$work/findings.txt"
+if $grpc; then
+	echo "module: google.golang.org/grpc $version ($(go list ./... | wc -l) packages); findings with transitive facts: $(grep -c . "$work/findings.txt")"
+	grep '(ctxbackground)' "$work/findings.txt" | sed 's/^/  /' || true
+else
+	echo "module: $N packages + 1 handler; findings with transitive facts:"
+	sed 's/^/  /' "$work/findings.txt"
+fi
 off=() on=()
 for _ in $(seq "$RUNS"); do
 	off+=("$(time_one -ctxbackground.transitive=false)")
