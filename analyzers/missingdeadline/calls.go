@@ -38,7 +38,7 @@ func classify(common *ssa.CallCommon, fn *types.Func, extra apiList) (clientCall
 	if ctx == nil {
 		return clientCall{}, false
 	}
-	return clientCall{name: report.FuncName(fn), ctx: ctx, conn: receiver(common), stream: stream}, true
+	return clientCall{name: report.FuncName(fn), ctx: ctx, conn: receiver(common, fn), stream: stream}, true
 }
 
 // isConnMethod reports whether fn is the method name of grpc.ClientConnInterface or
@@ -49,13 +49,13 @@ func isConnMethod(fn *types.Func, name string) bool {
 }
 
 // argFor returns the argument a call passes for declared parameter i of fn (receiver not
-// counted), or nil. Static method calls put the receiver first in Args; invoke-mode calls and
-// calls of a method value ($bound) leave it out.
+// counted), or nil. Static method calls and calls of a method expression put the receiver
+// first in Args; invoke-mode calls and calls of a method value ($bound) leave it out.
 func argFor(common *ssa.CallCommon, fn *types.Func, i int) ssa.Value {
 	if i < 0 {
 		return nil
 	}
-	if !common.IsInvoke() && common.Signature().Recv() != nil {
+	if receiverInArgs(common, fn) {
 		i++
 	}
 	if i >= len(common.Args) {
@@ -64,12 +64,19 @@ func argFor(common *ssa.CallCommon, fn *types.Func, i int) ssa.Value {
 	return common.Args[i]
 }
 
-// receiver returns the value a method call is made on, or nil for a function call.
-func receiver(common *ssa.CallCommon) ssa.Value {
+// receiverInArgs reports whether the call of the method fn passes its receiver as the first
+// argument: a static method call, or a call of the thunk of a method expression such as
+// pb.CatalogClient.GetItem(client, ctx, req).
+func receiverInArgs(common *ssa.CallCommon, fn *types.Func) bool {
+	return !common.IsInvoke() && fn.Signature().Recv() != nil && len(common.Args) == fn.Signature().Params().Len()+1
+}
+
+// receiver returns the value a call of fn is made on, or nil for a function call.
+func receiver(common *ssa.CallCommon, fn *types.Func) ssa.Value {
 	switch {
 	case common.IsInvoke():
 		return common.Value
-	case common.Signature().Recv() != nil && len(common.Args) > 0:
+	case receiverInArgs(common, fn):
 		return common.Args[0]
 	}
 	if mc, ok := common.Value.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {

@@ -251,3 +251,12 @@ func methodValueHop(p *poller) {
 	poll := p.Poll
 	poll(context.Background()) // want `poller.Poll is called with a ctx from context.Background\(\)`
 }
+
+// methodExpression calls through the interface's method expression: the thunk takes the
+// receiver as its first argument, so the ctx is the second.
+func methodExpression(c catalogpb.CatalogClient) {
+	_, _ = catalogpb.CatalogClient.GetItem(c, context.Background(), req) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\)`
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_, _ = catalogpb.CatalogClient.GetItem(c, ctx, req)
+}

@@ -187,3 +187,10 @@ func alwaysBounded() {
 	r, _ := grpc.NewClient("catalog:443", creds(), grpc.WithUnaryInterceptor(onlyRetries))
 	_ = r.Invoke(context.Background(), "/catalog.v1.Catalog/GetItem", nil, nil) // want `unary RPC ClientConn.Invoke is called`
 }
+
+// viaMethodExpression calls a client with a default deadline through a method expression:
+// its receiver is the thunk's first argument.
+func viaMethodExpression() {
+	c, _ := dialDefault("catalog:443")
+	_, _ = catalogpb.CatalogClient.GetItem(c, context.Background(), &catalogpb.GetItemRequest{}) // the interceptor sets a deadline
+}
