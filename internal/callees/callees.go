@@ -1,7 +1,7 @@
 // Package callees finds the functions a call in the analysed package may invoke, beyond its
 // static callee: the implementations of an interface method declared in the package and the
 // packages it imports, and the functions stored into a func-typed struct field in the
-// package. Where the candidates cannot be known, it returns none: rules stay silent.
+// package. Where no candidate is known, it returns none: rules stay silent.
 package callees
 
 import (
@@ -177,9 +177,10 @@ func packages(pkg *types.Package) []*types.Package {
 	return out
 }
 
-// fieldFuncs returns the functions stored into field anywhere in the package, or nil if
-// something other than a function is stored there (a parameter, a call's result): then the
-// candidates are not known.
+// fieldFuncs returns the functions stored into field anywhere in the package. Other values
+// stored there (a parameter, a call's result) add no candidates: the functions the package
+// stores are among those the field may hold, as the implementations it sees are among those
+// of an interface.
 func (r *Resolver) fieldFuncs(field *types.Var) []Target {
 	if field == nil {
 		return nil
@@ -190,11 +191,9 @@ func (r *Resolver) fieldFuncs(field *types.Var) []Target {
 	return r.fields[field]
 }
 
-// collectFieldStores maps each func-typed field to the functions stored into it; a field that
-// receives anything else maps to nil.
+// collectFieldStores maps each func-typed field to the functions stored into it.
 func (r *Resolver) collectFieldStores() map[*types.Var][]Target {
 	out := make(map[*types.Var][]Target)
-	unknown := make(map[*types.Var]bool)
 	for _, fn := range r.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -220,16 +219,12 @@ func (r *Resolver) collectFieldStores() map[*types.Var][]Target {
 				case *ssa.MakeClosure:
 					t = r.target(v.Fn.(*ssa.Function))
 				default:
-					unknown[field] = true
-					continue
+					continue // not a function of the package: no candidate
 				}
 				t.Field = field.Name()
 				out[field] = append(out[field], t)
 			}
 		}
-	}
-	for f := range unknown {
-		delete(out, f)
 	}
 	return out
 }

@@ -25,6 +25,12 @@ func NewServer(svc *service.Service) *Server {
 	return &Server{svc: svc, quote: pricing.Quote}
 }
 
+// NewServerWith takes the func from its caller, a test say: the field may hold that too, but
+// pricing.Quote stays one of the functions it may hold.
+func NewServerWith(svc *service.Service, quote func(*http.Client, string) (*http.Response, error)) *Server {
+	return &Server{svc: svc, quote: quote}
+}
+
 func fresh() context.Context { return context.Background() }
 
 // Close implements io.Closer with a root context of its own.
@@ -52,7 +58,7 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if resp, err := s.client.Get("http://inventory/" + name); err == nil {
 		_ = resp.Body.Close() // io.Closer is not the user's interface: Server.Close is not a candidate
 	}
-	_, _ = s.store.Load(fresh(), name) // want `Store.Load in handler Server.GetItem gets context.Background\(\) at handler.go:28 from handler.fresh instead of the caller's ctx`
+	_, _ = s.store.Load(fresh(), name) // want `Store.Load in handler Server.GetItem gets context.Background\(\) at handler.go:34 from handler.fresh instead of the caller's ctx`
 	return &catalogpb.Item{Id: name}, nil
 }
 
