@@ -213,7 +213,11 @@ func (r *Resolver) collectFieldStores() map[*types.Var][]Target {
 					continue
 				}
 				var t Target
-				switch v := st.Val.(type) {
+				val := st.Val
+				if ct, ok := val.(*ssa.ChangeType); ok {
+					val = ct.X // a function assigned to a field of a named func type
+				}
+				switch v := val.(type) {
 				case *ssa.Function:
 					t = r.target(v)
 				case *ssa.MakeClosure:

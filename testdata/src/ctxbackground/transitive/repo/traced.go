@@ -28,3 +28,8 @@ func (t *Traced) Spanned(ctx context.Context, id string) error {
 	_, err := t.db.ExecContext(ctx, "DELETE FROM items WHERE id = $1", id)
 	return err
 }
+
+// LoadFresh reads with a root context of its own.
+func LoadFresh(_ context.Context, id string) (string, error) { // want LoadFresh:"drops ctx: context.Background\\(\\) at traced.go:34"
+	return (&Good{}).Load(context.Background(), id)
+}

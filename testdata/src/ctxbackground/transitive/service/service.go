@@ -50,3 +50,16 @@ func (c *Cached) Get(ctx context.Context, id string) (string, error) { // want G
 func (c *Cached) refresh(_ context.Context, id string) (string, error) { // want refresh:"drops ctx: context.Background\\(\\) at service.go:51"
 	return c.good.Load(context.Background(), id)
 }
+
+// Loader is a named func type: a function stored into a field of it is converted first.
+type Loader func(ctx context.Context, id string) (string, error)
+
+// Named calls through a field of a named func type, set to a function of another package.
+type Named struct{ load Loader }
+
+// NewNamed stores repo.LoadFresh.
+func NewNamed() *Named { return &Named{load: repo.LoadFresh} }
+
+func (n *Named) Get(ctx context.Context, id string) (string, error) { // want Get:"drops ctx: repo.LoadFresh: context.Background\\(\\) at traced.go:34"
+	return n.load(ctx, id)
+}
