@@ -133,7 +133,7 @@ func (s *Set) add(sc *Scope) {
 
 type finder struct {
 	handlers map[*types.Func]bool // the methods that serve a registered service
-	grpc   *grpcTypes
+	grpc     *grpcTypes
 }
 
 // classify returns the scope fn opens by itself (not as a closure), or nil.
