@@ -31,9 +31,13 @@
 // site, once per handler and root, with the chain of calls in the message. Calls through an
 // interface follow its implementations declared in the package and the packages it imports;
 // calls of a func-typed field follow the functions stored into it in the package; where the
-// candidates are not known, nothing is reported. A helper returning a root context that a
-// handler then uses is reported where the handler uses it. Code of the standard library and
-// of dependency modules is not followed unless -ctxbackground.external is set;
+// candidates are not known, nothing is reported. A helper — in any package of the module —
+// that returns a root context which the handler then works with (ctxutil.NewRoot(),
+// telemetry.StartLinked(ctx) returning a span on context.Background()) is reported at the
+// handler's call of the helper, with the work it reaches as related positions. When a handler
+// reaches one root along several calls, the first in source order is reported. Code of the
+// standard library and of dependency modules is not followed unless -ctxbackground.external is
+// set;
 // -ctxbackground.transitive=false turns the following off.
 //
 // Constructors, main, Close and background workers are not request scopes and are not

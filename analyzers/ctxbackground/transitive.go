@@ -3,8 +3,7 @@ package ctxbackground
 import (
 	"fmt"
 	"go/token"
-	"go/types"
-	"path/filepath"
+	"sort"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -94,18 +93,30 @@ func (d *dropper) dropsIn(fn *ssa.Function) *drop {
 }
 
 // ownRoot finds a root context that reaches a sink of fn and replaces a caller's ctx
-// (not replacesNoCtx).
+// (not replacesNoCtx): created in fn, or returned to it by a function it calls.
 func (d *dropper) ownRoot(fn *ssa.Function) *drop {
 	for _, f := range withLiterals(fn) {
 		for _, s := range ctxorigin.Sinks(f) {
 			for _, o := range d.info.Origins.Of(s.Ctx) {
-				if o.Kind == ctxorigin.Root && !replacesNoCtx(o.Call) {
-					return &drop{fact: dropsCtx{Root: d.describeRoot(o.Call)}, rootPos: o.Call.Pos()}
+				if o.Kind == ctxorigin.Root && (o.Call == nil || !replacesNoCtx(o.Call)) {
+					return d.rootDrop(o)
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// rootDrop is the drop of a root context origin o.
+func (d *dropper) rootDrop(o ctxorigin.Origin) *drop {
+	dr := &drop{fact: dropsCtx{Root: o.Desc}}
+	if o.Call != nil {
+		dr.fact.Root, dr.rootPos = ctxorigin.Describe(o.Call), o.Call.Pos()
+	}
+	if o.Via != nil {
+		dr.fact.Via = calleeLabel(o.Via)
+	}
+	return dr
 }
 
 // viaCallee finds a call in fn to a function that drops its caller's ctx.
@@ -152,47 +163,82 @@ func (d *dropper) targetDrop(t callees.Target) *drop {
 	return nil
 }
 
-// checkScopes reports the calls of request scopes to functions that drop the request ctx,
-// and the sinks of request scopes reached by a root context that a helper returned; once per
-// handler and root.
+// checkScopes reports, once per handler and root, the first call in source order through
+// which a request scope loses its ctx to a root context: a call of a function that drops the
+// ctx it is given, or of a function returning a root context that the scope then works with.
 func (d *dropper) checkScopes(report func(analysis.Diagnostic)) {
-	seen := make(map[string]bool)
+	var cands []candidate
 	for _, fn := range d.info.Funcs {
-		sc := d.info.Scopes.Of(fn)
-		if sc == nil {
-			continue
+		if sc := d.info.Scopes.Of(fn); sc != nil {
+			cands = append(cands, d.returnedRoots(sc, fn)...)
+			cands = append(cands, d.droppingCalls(sc, fn)...)
 		}
-		for _, s := range ctxorigin.Sinks(fn) {
-			for _, o := range d.info.Origins.Of(s.Ctx) {
-				if o.Kind != ctxorigin.Root || d.info.Scopes.Of(o.Call.Parent()) != nil || replacesNoCtx(o.Call) {
-					continue // a root created in scope is reported where it is created
-				}
-				key := fmt.Sprint(sc.Handler().Func, o.Call)
-				if !seen[key] {
-					seen[key] = true
-					report(d.returnedRoot(sc, s, o.Call))
-				}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].diag.Pos < cands[j].diag.Pos })
+	seen := make(map[string]bool)
+	for _, c := range cands {
+		if !seen[c.key] {
+			seen[c.key] = true
+			report(c.diag)
+		}
+	}
+}
+
+// A candidate is a finding of checkScopes, with the handler and root it is about.
+type candidate struct {
+	key  string
+	diag analysis.Diagnostic
+}
+
+func rootKey(sc *scope.Scope, root string) string { return fmt.Sprint(sc.Handler().Func, " ", root) }
+
+// returnedRoots returns the findings for the calls in fn, a request scope, of functions that
+// return a root context fn then hands to ctx-taking work: one per call and root, with the work
+// it reaches as related positions. A root created in the scope itself is reported where it is
+// created.
+func (d *dropper) returnedRoots(sc *scope.Scope, fn *ssa.Function) []candidate {
+	type site struct {
+		via  *ssa.Call
+		root string
+	}
+	index := make(map[site]int)
+	var out []candidate
+	for _, s := range ctxorigin.Sinks(fn) {
+		for _, o := range d.info.Origins.Of(s.Ctx) {
+			if o.Kind != ctxorigin.Root || o.Via == nil || o.Call != nil && replacesNoCtx(o.Call) {
+				continue
 			}
+			dr := d.rootDrop(o)
+			at := site{o.Via, dr.fact.Root}
+			i, ok := index[at]
+			if !ok {
+				i = len(out)
+				index[at] = i
+				out = append(out, candidate{rootKey(sc, dr.fact.Root), d.returnedRoot(sc, o.Via, dr)})
+			}
+			spos, _ := d.res.CallRange(s.Instr)
+			out[i].diag.Related = append(out[i].diag.Related, analysis.RelatedInformation{Pos: spos, Message: "reaches " + report.FuncName(s.Func)})
 		}
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				name, dr := d.calleeDrop(call.Common())
-				if dr == nil {
-					continue
-				}
-				key := fmt.Sprint(sc.Handler().Func, dr.fact.Root)
-				if seen[key] {
-					continue
-				}
-				seen[key] = true
-				report(d.diagnostic(sc, call, name, dr))
+	}
+	return out
+}
+
+// droppingCalls returns the findings for the calls in fn, a request scope, of functions that
+// drop the ctx they are given.
+func (d *dropper) droppingCalls(sc *scope.Scope, fn *ssa.Function) []candidate {
+	var out []candidate
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if name, dr := d.calleeDrop(call.Common()); dr != nil {
+				out = append(out, candidate{rootKey(sc, dr.fact.Root), d.diagnostic(sc, call, name, dr)})
 			}
 		}
 	}
+	return out
 }
 
 func (d *dropper) diagnostic(sc *scope.Scope, call ssa.CallInstruction, name string, dr *drop) analysis.Diagnostic {
@@ -213,23 +259,28 @@ func (d *dropper) diagnostic(sc *scope.Scope, call ssa.CallInstruction, name str
 	return diag
 }
 
-// returnedRoot is the finding for a sink of scope sc whose ctx is a root context created by
-// a helper of the package and returned to the scope.
-func (d *dropper) returnedRoot(sc *scope.Scope, s ctxorigin.Sink, root *ssa.Call) analysis.Diagnostic {
-	pos, end := d.res.CallRange(s.Instr)
+// returnedRoot is the finding for via, a call in scope sc of a function that returns a root
+// context (dr) instead of a ctx derived from the caller's.
+func (d *dropper) returnedRoot(sc *scope.Scope, via *ssa.Call, dr *drop) analysis.Diagnostic {
+	pos, end := d.res.CallRange(via)
 	spelled, _ := reqctx.Expr(d.pass, sc, pos)
-	return analysis.Diagnostic{
+	diag := analysis.Diagnostic{
 		Pos: pos, End: end,
-		Message: fmt.Sprintf("%s in %s gets %s from %s instead of the caller's ctx: it ignores the caller's deadline and cancellation; pass %s",
-			report.FuncName(s.Func), reqctx.Where(sc), d.describeRoot(root), funcLabel(root.Parent()), spelled),
-		Related: []analysis.RelatedInformation{{Pos: root.Pos(), Message: "the root context is created here"}},
+		Message: fmt.Sprintf("%s, called in %s, returns a ctx made from %s instead of one derived from the caller's: the calls made with it ignore the caller's deadline and cancellation; derive it from %s",
+			calleeLabel(via), reqctx.Where(sc), dr.fact.Root, spelled),
 	}
+	if dr.rootPos.IsValid() {
+		diag.Related = []analysis.RelatedInformation{{Pos: dr.rootPos, Message: "the root context is created here"}}
+	}
+	return diag
 }
 
-// describeRoot spells a root context call and its place for a fact.
-func (d *dropper) describeRoot(call *ssa.Call) string {
-	p := d.pass.Fset.Position(call.Pos())
-	return fmt.Sprintf("context.%s() at %s:%d", ctxorigin.Callee(call.Common()).Name(), filepath.Base(p.Filename), p.Line)
+// calleeLabel names the function a call invokes, for messages: "telemetry.StartLinked".
+func calleeLabel(call *ssa.Call) string {
+	if fn := ctxorigin.Callee(call.Common()); fn != nil {
+		return targetName(callees.Target{Obj: fn})
+	}
+	return "a function value"
 }
 
 // targetName names a call target for a message: "pricing.Quote", "(*pgRepo).Load".
@@ -245,14 +296,6 @@ func targetName(t callees.Target) string {
 		return t.Obj.Pkg().Name() + "." + report.FuncName(t.Obj)
 	}
 	return t.Obj.Pkg().Name() + "." + t.Obj.Name()
-}
-
-// funcLabel names an SSA function for a message.
-func funcLabel(fn *ssa.Function) string {
-	if obj, ok := fn.Object().(*types.Func); ok && obj != nil {
-		return report.FuncName(obj)
-	}
-	return fn.Name()
 }
 
 // withLiterals returns fn and the function literals that run as part of a call to it,

@@ -36,10 +36,17 @@ func (c *checker) diagnostic(s *site, o ctxorigin.Origin, path string) analysis.
 			head, root, rpc, middle)
 	}
 	d := analysis.Diagnostic{Pos: pos, End: end, Message: msg}
-	if o.Call != nil {
+	switch {
+	case o.Call != nil:
 		if rpos, _ := c.res.CallRange(o.Call); rpos != pos {
 			d.Related = append(d.Related, analysis.RelatedInformation{
 				Pos: rpos, Message: fmt.Sprintf("the ctx comes from %s here, without a deadline", root),
+			})
+		}
+	case o.Via != nil: // a root made in another package, returned by the call Via
+		if rpos, _ := c.res.CallRange(o.Via); rpos != pos {
+			d.Related = append(d.Related, analysis.RelatedInformation{
+				Pos: rpos, Message: "the ctx comes from this call, without a deadline",
 			})
 		}
 	}
@@ -86,8 +93,12 @@ func hopMessage(s *site) string {
 	return fmt.Sprintf("%s passes it to %s here", caller, report.FuncName(s.callee))
 }
 
-// rootName names the call an origin starts at: "context.Background()".
+// rootName names the call an origin starts at: "context.Background()", or for one in
+// another package "context.Background() at ctxutil.go:12".
 func rootName(o ctxorigin.Origin) string {
+	if o.Call == nil && o.Desc != "" {
+		return o.Desc
+	}
 	if o.Call == nil {
 		return "a context with no deadline"
 	}

@@ -32,7 +32,7 @@ func (c *checker) unbounded(s *site, ctx ssa.Value) []ctxorigin.Origin {
 //	}
 func (c *checker) defaulted(fn *ssa.Function, set ctxorigin.Set, o ctxorigin.Origin) bool {
 	for _, b := range set {
-		if b.Deadline && !b.Opaque && b.Kind == o.Kind && b.Call == o.Call && b.Param == o.Param {
+		if b.Deadline && !b.Opaque && b.Kind == o.Kind && b.Call == o.Call && b.Desc == o.Desc && b.Param == o.Param {
 			return c.checksDeadline(fn)
 		}
 	}

@@ -25,7 +25,12 @@ func (r *Resolver) callResult(call *ssa.Call, idx int) Set {
 		return r.known(k, call, idx)
 	}
 	if body := Body(callee); body != nil {
-		return r.fromSummary(body, common, idx)
+		return r.fromSummary(body, call, idx)
+	}
+	if obj, ok := calleeObject(callee).(*types.Func); ok && r.imported != nil {
+		if f := r.imported(obj); f != nil {
+			return r.fromReturned(f, call, idx)
+		}
 	}
 	return r.unseen(common)
 }
@@ -119,9 +124,11 @@ func (r *Resolver) known(k *api, call *ssa.Call, idx int) Set {
 	return r.of(arg)
 }
 
-// fromSummary returns the origins of result idx of a call to fn, whose body is in the package:
-// the origins of fn's returned values, with fn's parameters replaced by the call's arguments.
-func (r *Resolver) fromSummary(fn *ssa.Function, common *ssa.CallCommon, idx int) Set {
+// fromSummary returns the origins of result idx of call, a call of fn, whose body is in the
+// package: the origins of fn's returned values, with fn's parameters replaced by the call's
+// arguments, and the contexts fn creates marked as coming Via this call.
+func (r *Resolver) fromSummary(fn *ssa.Function, call *ssa.Call, idx int) Set {
+	common := call.Common()
 	sum := r.summary(fn)
 	if idx >= len(sum) || sum[idx] == nil {
 		return unknown
@@ -142,6 +149,9 @@ func (r *Resolver) fromSummary(fn *ssa.Function, common *ssa.CallCommon, idx int
 			if arg := argFor(fn, common, o.baseParam); arg != nil {
 				o.FieldBase, o.baseParam = r.baseOf(arg)
 			}
+			sets = append(sets, Set{o})
+		case o.Kind == Root || o.Kind == Detached:
+			o.Via = call
 			sets = append(sets, Set{o})
 		default:
 			sets = append(sets, Set{o})

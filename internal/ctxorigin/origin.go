@@ -48,8 +48,16 @@ const (
 type Origin struct {
 	Kind Kind
 	// Call is the call that created the context: Background/TODO for Root,
-	// WithoutCancel for Detached.
+	// WithoutCancel for Detached. It is nil when the context was created in another package
+	// (known from a Returned fact): then Desc spells it.
 	Call *ssa.Call
+	// Desc spells a Root or Detached context created in another package, as its Returned
+	// fact does: "context.Background() at tracing.go:68".
+	Desc string
+	// Via is, for a Root or Detached context created in another function and returned from
+	// it, the call (in the function the value is in) of the function that returned it: the
+	// outermost helper on the way.
+	Via *ssa.Call
 	// Param is the parameter the value comes from (Param).
 	Param *ssa.Parameter
 	// FieldVar is the struct field the value was loaded from (Field), and FieldBase what
@@ -101,6 +109,9 @@ func (o Origin) key() key {
 	switch o.Kind {
 	case Root, Detached:
 		site = o.Call
+		if o.Call == nil {
+			site = o.Desc
+		}
 	case Param:
 		site = o.Param
 	case Field:

@@ -2,6 +2,7 @@ package ctxorigin
 
 import (
 	"go/token"
+	"go/types"
 	"sync"
 
 	"golang.org/x/tools/go/ssa"
@@ -30,12 +31,15 @@ type Resolver struct {
 	steps     int
 	summaries map[*ssa.Function][]Set
 	summing   map[*ssa.Function]bool
+	imported  func(*types.Func) *Returned
 }
 
-// New returns a Resolver for functions whose request parameters scopes knows.
-func New(scopes Scopes) *Resolver {
+// New returns a Resolver for functions whose request parameters scopes knows. imported, if
+// not nil, returns the Returned fact of a function of another package, or nil.
+func New(scopes Scopes, imported func(*types.Func) *Returned) *Resolver {
 	return &Resolver{
 		scopes:    scopes,
+		imported:  imported,
 		memo:      make(map[ssa.Value]Set),
 		active:    make(map[ssa.Value]bool),
 		summaries: make(map[*ssa.Function][]Set),

@@ -25,12 +25,15 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
-// Analyzer computes a *Result for every package.
+// Analyzer computes a *Result for every package. Its fact, ctxorigin.Returned, summarises the
+// exported functions of the user's code that return a ctx, so that the origin of a ctx a
+// function of another package returned is known (a root, or a child of an argument).
 var Analyzer = &analysis.Analyzer{
 	Name:       "ctxssa",
 	Doc:        "build SSA, request scopes and ctx origins for deadlinelint's rules",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
+	FactTypes:  []analysis.Fact{new(ctxorigin.Returned)},
 }
 
 // Result is what the rules share about one package.
@@ -51,8 +54,9 @@ type Result struct {
 	generated map[string]bool
 	marked    bool // some function carries //deadlinelint:scope
 
-	once sync.Once
-	info *Info
+	once     sync.Once
+	info     *Info
+	returned map[types.Object]*ctxorigin.Returned // the Returned facts of imported functions
 
 	callsOnce sync.Once
 	calls     map[token.Pos]*ast.CallExpr
@@ -71,7 +75,7 @@ func (r *Result) MayHaveScopes() bool { return r.RPC || r.marked }
 
 // SSA builds (once) and returns the package's SSA view.
 func (r *Result) SSA() *Info {
-	r.once.Do(func() { r.info = buildSSA(r.pass, r.generated) })
+	r.once.Do(func() { r.info = buildSSA(r.pass, r.generated, r.returned) })
 	return r.info
 }
 
@@ -114,7 +118,53 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, d := range res.Directives.All() {
 		res.marked = res.marked || d.Kind == directive.Scope
 	}
+	if res.Context && !res.External {
+		res.returned = importReturned(pass)
+		exportReturned(pass, res)
+	}
 	return res, nil
+}
+
+// importReturned collects, while the pass runs, the Returned facts of the functions of the
+// packages it imports: the resolver, built later on a rule's demand, looks them up there.
+func importReturned(pass *analysis.Pass) map[types.Object]*ctxorigin.Returned {
+	out := make(map[types.Object]*ctxorigin.Returned)
+	for _, f := range pass.AllObjectFacts() {
+		if r, ok := f.Fact.(*ctxorigin.Returned); ok && f.Object.Pkg() != pass.Pkg {
+			out[f.Object] = r
+		}
+	}
+	return out
+}
+
+// exportReturned exports a Returned fact for each exported function and method of the package
+// that returns a ctx. SSA is built only for packages that declare one.
+func exportReturned(pass *analysis.Pass, res *Result) {
+	if !declaresCtxReturner(pass) {
+		return
+	}
+	info := res.SSA()
+	for _, fn := range info.Funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || !obj.Exported() || obj.Pkg() != pass.Pkg {
+			continue
+		}
+		if f := info.Origins.ReturnedOf(fn); f != nil {
+			pass.ExportObjectFact(obj, f)
+		}
+	}
+}
+
+// declaresCtxReturner reports whether the package declares an exported function or method
+// whose results include a context.Context.
+func declaresCtxReturner(pass *analysis.Pass) bool {
+	for id, obj := range pass.TypesInfo.Defs {
+		fn, ok := obj.(*types.Func)
+		if ok && id.IsExported() && typesutil.ReturnsContext(fn.Signature()) {
+			return true
+		}
+	}
+	return false
 }
 
 // isGenerated reports whether f is a generated file. A file that cgo rewrote says it was
@@ -158,7 +208,7 @@ func isExternal(pass *analysis.Pass) bool {
 }
 
 // buildSSA creates the SSA package the way buildssa does, without its noreturn pass.
-func buildSSA(pass *analysis.Pass, generated map[string]bool) *Info {
+func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types.Object]*ctxorigin.Returned) *Info {
 	prog := ssa.NewProgram(pass.Fset, 0)
 	for _, p := range pass.Pkg.Imports() {
 		prog.CreatePackage(p, nil, nil, true)
@@ -195,7 +245,8 @@ func buildSSA(pass *analysis.Pass, generated map[string]bool) *Info {
 		}
 	}
 	scopes := scope.Find(pass.Pkg, funcs)
-	return &Info{Pkg: pkg, Funcs: funcs, Scopes: scopes, Origins: ctxorigin.New(scopes)}
+	imported := func(fn *types.Func) *ctxorigin.Returned { return returned[fn] }
+	return &Info{Pkg: pkg, Funcs: funcs, Scopes: scopes, Origins: ctxorigin.New(scopes, imported)}
 }
 
 // CallRange returns the source range of the call expression of instr (a call, go or defer),

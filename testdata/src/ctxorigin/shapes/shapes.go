@@ -78,7 +78,7 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	use(withBudget(ctx))          // want `\[request\+deadline\]`
 	use(fresh())                  // want `\[root\]`
 	use(pick(ctx, 1))             // want `\[request\]`
-	use(lib.WithTenant(ctx, "t")) // want `\[request\+opaque\]`
+	use(lib.WithTenant(ctx, "t")) // want `\[request\]`
 	s.repo.Load(ctx)              // want `\[request\]`
 	s.load(ctx)                   // want `\[request\]`
 	f := s.load
@@ -138,6 +138,11 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	use(spanCtx)                                           // want `\[request\+deadline\]`
 	use(trace.ContextWithSpan(context.Background(), span)) // want `\[root\]`
 	use(s.tenants.With(context.TODO(), "t"))               // want `\[root\+opaque\]`
+	fctx, fcancel := lib.Fresh()
+	defer fcancel()
+	use(fctx)                      // want `\[root\+deadline\]`
+	use(lib.Detached(ctx, s.flag)) // want `\[(request detached|detached request)\]`
+	use(lib.OrDefault(ctx))        // want `\[request\]`
 	return nil, nil
 }
 

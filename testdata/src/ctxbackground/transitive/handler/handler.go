@@ -58,7 +58,7 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if resp, err := s.client.Get("http://inventory/" + name); err == nil {
 		_ = resp.Body.Close() // io.Closer is not the user's interface: Server.Close is not a candidate
 	}
-	_, _ = s.store.Load(fresh(), name) // want `Store.Load in handler Server.GetItem gets context.Background\(\) at handler.go:34 from handler.fresh instead of the caller's ctx`
+	_, _ = s.store.Load(fresh(), name) // want `handler.fresh, called in handler Server.GetItem, returns a ctx made from context.Background\(\) at handler.go:34 instead of one derived from the caller.s: the calls made with it ignore the caller.s deadline and cancellation; derive it from ctx`
 	return &catalogpb.Item{Id: name}, nil
 }
 

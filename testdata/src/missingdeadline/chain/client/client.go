@@ -60,7 +60,7 @@ func (c *Client) Warm() {
 	_, _ = c.rpc.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "warm"}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\)`
 }
 
-// Tag derives a ctx; callers in other packages cannot see its body.
+// Tag derives a ctx with no deadline; callers in other packages know so from its Returned fact.
 func Tag(ctx context.Context) context.Context {
 	return metadata.AppendToOutgoingContext(ctx, "x-tag", "1")
 }
@@ -73,4 +73,10 @@ func Decode[T any](ctx context.Context, c *Client, id string, conv func(*catalog
 		return zero, err
 	}
 	return conv(item), nil
+}
+
+// Root returns a new root with outgoing metadata: no deadline. Callers in other packages
+// know so from its Returned fact.
+func Root() context.Context {
+	return metadata.AppendToOutgoingContext(context.Background(), "x-tag", "root")
 }

@@ -42,6 +42,7 @@ func main() {
 	describe := s.Describe
 	_, _ = describe(ctx, "9") // want `Service.Describe is called with a ctx from context.Background\(\)`
 
-	// Tag's body is in another package: whether it adds a deadline is unknown.
-	_, _ = c.Item(client.Tag(ctx), "7")
+	// Tag's body is in another package; its fact says it adds no deadline.
+	_, _ = c.Item(client.Tag(ctx), "7") // want `Client.Item is called with a ctx from context.Background\(\) that has no deadline`
+	_, _ = c.Item(client.Root(), "10") // want `Client.Item is called with a ctx from context.Background\(\) at client.go:\d+ that has no deadline`
 }

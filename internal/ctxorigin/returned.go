@@ -1,0 +1,155 @@
+package ctxorigin
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+// Returned is the object fact of an exported function of the user's code that returns a
+// context.Context: for each result, where the ctx it returns comes from, in terms of the
+// function's parameters. A call to the function from another package is resolved with it as
+// if the body were there: telemetry.StartLinked(ctx, ...) returning a span's ctx on
+// context.Background() is a root, not a child of ctx.
+type Returned struct {
+	Results [][]ReturnedOrigin // by result index; nil for a result that is not a ctx
+}
+
+// ReturnedOrigin is one way a returned ctx is computed. Only what can cross a package
+// boundary is kept: a root or detached context created in the function (or below it), and a
+// ctx derived from a parameter. Anything else (a field, a global, what cannot be told)
+// is Unknown.
+type ReturnedOrigin struct {
+	Kind     Kind   // Root, Detached, Param or Unknown
+	Param    int    // Param: the index of the parameter among the SSA parameters, receiver first
+	Desc     string // Root, Detached: "context.Background() at tracing.go:68"
+	Deadline bool
+	Opaque   bool
+}
+
+// AFact marks Returned as an analysis fact.
+func (*Returned) AFact() {}
+
+func (f *Returned) String() string {
+	var parts []string
+	for i, res := range f.Results {
+		if res == nil {
+			continue
+		}
+		var os []string
+		for _, o := range res {
+			s := o.Kind.String()
+			switch o.Kind {
+			case Param:
+				s += fmt.Sprint(" ", o.Param)
+			case Root, Detached:
+				s += " " + o.Desc
+			}
+			if o.Deadline {
+				s += "+deadline"
+			}
+			if o.Opaque {
+				s += "+opaque"
+			}
+			os = append(os, s)
+		}
+		parts = append(parts, fmt.Sprintf("%d: [%s]", i, strings.Join(os, ", ")))
+	}
+	return "returns " + strings.Join(parts, "; ")
+}
+
+// ReturnedOf summarises, for a Returned fact, the ctx results of fn, a function of the
+// package; nil when fn returns no ctx.
+func (r *Resolver) ReturnedOf(fn *ssa.Function) *Returned {
+	if !typesutil.ReturnsContext(fn.Signature) {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.steps = 0
+	sum := r.summary(fn)
+	f := &Returned{Results: make([][]ReturnedOrigin, len(sum))}
+	for i, set := range sum {
+		if !typesutil.IsContext(fn.Signature.Results().At(i).Type()) {
+			continue
+		}
+		f.Results[i] = []ReturnedOrigin{}
+		for _, o := range set {
+			if o.Kind == Root && o.Call != nil && (NilGuarded(o.Call) || InOnce(o.Call)) {
+				continue // replaces no caller's ctx (a nil fallback, a one-time initialisation)
+			}
+			f.Results[i] = append(f.Results[i], exported(fn, o))
+		}
+	}
+	return f
+}
+
+// exported turns an origin of fn's result into its portable form.
+func exported(fn *ssa.Function, o Origin) ReturnedOrigin {
+	ro := ReturnedOrigin{Kind: Unknown, Deadline: o.Deadline, Opaque: o.Opaque}
+	switch {
+	case o.Kind == Param && o.Param.Parent() == fn:
+		ro.Kind, ro.Param = Param, paramIndex(fn, o.Param)
+	case (o.Kind == Root || o.Kind == Detached) && o.Call != nil:
+		ro.Kind, ro.Desc = o.Kind, Describe(o.Call)
+	case (o.Kind == Root || o.Kind == Detached) && o.Call == nil:
+		ro.Kind, ro.Desc = o.Kind, o.Desc
+	}
+	return ro
+}
+
+// Describe spells a context-creating call for messages and facts: "context.Background() at
+// tracing.go:68".
+func Describe(call *ssa.Call) string {
+	p := call.Parent().Prog.Fset.Position(call.Pos())
+	name := "context"
+	if fn := Callee(call.Common()); fn != nil {
+		name += "." + fn.Name()
+	}
+	return fmt.Sprintf("%s() at %s:%d", name, filepath.Base(p.Filename), p.Line)
+}
+
+func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
+	for i, q := range fn.Params {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// fromReturned returns the origins of result idx of call, a call of a function of another
+// package whose Returned fact is f.
+func (r *Resolver) fromReturned(f *Returned, call *ssa.Call, idx int) Set {
+	if idx >= len(f.Results) || f.Results[idx] == nil {
+		return unknown
+	}
+	args := call.Common().Args
+	var sets []Set
+	for _, ro := range f.Results[idx] {
+		switch ro.Kind {
+		case Param:
+			if ro.Param < 0 || ro.Param >= len(args) {
+				sets = append(sets, unknown)
+				continue
+			}
+			sub := r.of(args[ro.Param])
+			if ro.Deadline {
+				sub = withDeadline(sub)
+			}
+			if ro.Opaque {
+				sub = opaque(sub)
+			}
+			sets = append(sets, sub)
+		case Root, Detached:
+			sets = append(sets, Set{{Kind: ro.Kind, Desc: ro.Desc, Via: call, Pos: call.Pos(), Deadline: ro.Deadline, Opaque: ro.Opaque}})
+		default:
+			sets = append(sets, unknown)
+		}
+	}
+	return union(sets...)
+}
