@@ -37,8 +37,7 @@
 // handler's call of the helper, with the work it reaches as related positions. When a handler
 // reaches one root along several calls, the first in source order is reported. Code of the
 // standard library and of dependency modules is not followed unless -ctxbackground.external is
-// set;
-// -ctxbackground.transitive=false turns the following off.
+// set; -ctxbackground.transitive=false turns the following off.
 //
 // Constructors, main, Close and background workers are not request scopes and are not
 // reported. Work that must outlive the request should use context.WithoutCancel(ctx) with its
