@@ -1,0 +1,3 @@
+module example.test/acme
+
+go 1.22

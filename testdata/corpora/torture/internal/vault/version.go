@@ -1,0 +1,4 @@
+package vault
+
+// buildVersion is set by the linker.
+var buildVersion = "dev"
