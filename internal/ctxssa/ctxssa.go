@@ -33,8 +33,18 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "build SSA, request scopes and ctx origins for deadlinelint's rules",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ctxorigin.Returned)},
+	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg)},
 }
+
+// externalPkg is the package fact of a package of the standard library or of a dependency
+// module, so that its importers tell the user's code from code they do not own without
+// guessing from file paths (a module cache may be anywhere).
+type externalPkg struct{}
+
+// AFact marks externalPkg as an analysis fact.
+func (*externalPkg) AFact() {}
+
+func (*externalPkg) String() string { return "external" }
 
 // Result is what the rules share about one package.
 type Result struct {
@@ -57,6 +67,7 @@ type Result struct {
 	once     sync.Once
 	info     *Info
 	returned map[types.Object]*ctxorigin.Returned // the Returned facts of imported functions
+	external map[*types.Package]bool              // imported packages the user does not own
 
 	callsOnce sync.Once
 	calls     map[token.Pos]*ast.CallExpr
@@ -118,6 +129,15 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, d := range res.Directives.All() {
 		res.marked = res.marked || d.Kind == directive.Scope
 	}
+	if res.External {
+		pass.ExportPackageFact(new(externalPkg))
+	}
+	res.external = make(map[*types.Package]bool)
+	for _, f := range pass.AllPackageFacts() {
+		if _, ok := f.Fact.(*externalPkg); ok {
+			res.external[f.Package] = true
+		}
+	}
 	if res.Context && !res.External {
 		res.returned = importReturned(pass)
 		exportReturned(pass, res)
@@ -177,14 +197,17 @@ func isGenerated(fset *token.FileSet, f *ast.File) bool {
 	return fset.PositionFor(f.Package, true).Filename == fset.PositionFor(f.Package, false).Filename
 }
 
-// Owned reports whether obj is declared in code the user owns: not in the standard library,
-// the module cache or a vendor directory. Objects of imported packages keep the position of
-// their source, so this holds in every driver.
+// Owned reports whether obj is declared in code the user owns: not in the standard library or
+// a dependency module (known from the externalPkg fact of its package), nor in the module cache
+// or a vendor directory.
 func (r *Result) Owned(obj types.Object) bool {
-	if obj == nil || !obj.Pos().IsValid() {
+	if obj == nil || !obj.Pos().IsValid() || obj.Pkg() == nil {
 		return false
 	}
-	return !isExternalFile(r.pass.Fset.Position(obj.Pos()).Filename)
+	if obj.Pkg() == r.pass.Pkg {
+		return !r.External
+	}
+	return !r.external[obj.Pkg()] && !isExternalFile(r.pass.Fset.Position(obj.Pos()).Filename)
 }
 
 // isExternalFile reports whether a source file lies in the standard library, the module
