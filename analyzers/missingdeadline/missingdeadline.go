@@ -314,19 +314,10 @@ func (c *checker) propagate() {
 			if !c.owned[p] || c.needs[p] != nil {
 				continue
 			}
-			c.needs[p] = &need{param: paramIndex(p, o.Param), path: path, via: s}
+			c.needs[p] = &need{param: ctxorigin.ParamIndex(p, o.Param), path: path, via: s}
 			queue = append(queue, c.callers[p]...)
 		}
 	}
-}
-
-func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
-	for i, q := range fn.Params {
-		if q == p {
-			return i
-		}
-	}
-	return -1
 }
 
 // exportFacts exports the needs of the package's exported functions and methods.

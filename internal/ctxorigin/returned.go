@@ -93,7 +93,7 @@ func exported(fn *ssa.Function, o Origin) ReturnedOrigin {
 	ro := ReturnedOrigin{Kind: Unknown, Deadline: o.Deadline, Opaque: o.Opaque}
 	switch {
 	case o.Kind == Param && o.Param.Parent() == fn:
-		ro.Kind, ro.Param = Param, paramIndex(fn, o.Param)
+		ro.Kind, ro.Param = Param, ParamIndex(fn, o.Param)
 	case (o.Kind == Root || o.Kind == Detached) && o.Call != nil:
 		ro.Kind, ro.Desc = o.Kind, Describe(o.Call)
 	case (o.Kind == Root || o.Kind == Detached) && o.Call == nil:
@@ -113,7 +113,8 @@ func Describe(call *ssa.Call) string {
 	return fmt.Sprintf("%s() at %s:%d", name, filepath.Base(p.Filename), p.Line)
 }
 
-func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
+// ParamIndex returns the index of p among fn's SSA parameters (the receiver first), or -1.
+func ParamIndex(fn *ssa.Function, p *ssa.Parameter) int {
 	for i, q := range fn.Params {
 		if q == p {
 			return i
