@@ -13,6 +13,10 @@
 //   - functions whose doc comment holds //deadlinelint:scope; their first ctx parameter;
 //   - closures and goroutine bodies created inside any of the above.
 //
+// Handlers, interceptors and connect-go handlers declared in _test.go files are test doubles
+// of servers (a fake that sleeps to provoke a client's timeout): not request scopes, unless
+// marked //deadlinelint:scope.
+//
 // Other methods of a server type (constructors, Close, background workers) are not request
 // scopes: context.Background() there is legitimate.
 package scope
@@ -147,6 +151,9 @@ func (f *finder) classify(fn *ssa.Function) *Scope {
 
 func (f *finder) classifyKind(fn *ssa.Function) *Scope {
 	sig := fn.Signature
+	if inTestFile(fn) && !f.isMarked(fn) {
+		return nil // a test double of a server: no caller's deadline to lose
+	}
 	switch {
 	case sig.Recv() != nil && f.isServiceMethod(fn):
 		return f.handlerScope(fn)
@@ -160,6 +167,12 @@ func (f *finder) classifyKind(fn *ssa.Function) *Scope {
 		}
 	}
 	return nil
+}
+
+// inTestFile reports whether fn is declared in a _test.go file.
+func inTestFile(fn *ssa.Function) bool {
+	f := fn.Prog.Fset.File(fn.Pos())
+	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }
 
 // param returns the i'th declared parameter of fn (not counting the receiver), or nil.
