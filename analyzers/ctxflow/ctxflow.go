@@ -67,11 +67,19 @@ func longLived(set ctxorigin.Set) (ctxorigin.Origin, bool) {
 }
 
 func describe(o ctxorigin.Origin) string {
-	if o.Kind == ctxorigin.Global {
-		return fmt.Sprintf("package-level variable %s", o.Global.Name())
+	var s string
+	switch {
+	case o.Kind == ctxorigin.Global:
+		s = fmt.Sprintf("package-level variable %s", o.Name())
+	case o.FieldBase == ctxorigin.ServerBase:
+		s = fmt.Sprintf("receiver field %s", o.Name())
+	default:
+		s = fmt.Sprintf("field %s of a package-level variable", o.Name())
 	}
-	if o.FieldBase == ctxorigin.ServerBase {
-		return fmt.Sprintf("receiver field %s", o.FieldVar.Name())
+	if o.Via != nil {
+		if fn := ctxorigin.Callee(o.Via.Common()); fn != nil {
+			s += fmt.Sprintf(" (returned by %s)", report.FuncName(fn))
+		}
 	}
-	return fmt.Sprintf("field %s of a package-level variable", o.FieldVar.Name())
+	return s
 }

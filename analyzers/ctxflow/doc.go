@@ -21,7 +21,9 @@
 //	}
 //
 // The finding is reported at the call. A ctx is followed through derivations, phis,
-// closures and same-package helpers that return a field. Fields of a struct built in the
+// closures and helpers that return a field or a package-level ctx — in the package, or in
+// another package of the module through its Returned fact (lifecycle.Context(),
+// s.mgr.Context() on a manager the server holds). Fields of a struct built in the
 // handler itself (a per-request state holding ctx) are followed to what was stored in
 // them. context.Background() and context.TODO() are ctxbackground's findings, and
 // context.WithoutCancel is the detach rule's; a ctx whose origin cannot be told is never

@@ -51,8 +51,9 @@ type Origin struct {
 	// WithoutCancel for Detached. It is nil when the context was created in another package
 	// (known from a Returned fact): then Desc spells it.
 	Call *ssa.Call
-	// Desc spells a Root or Detached context created in another package, as its Returned
-	// fact does: "context.Background() at tracing.go:68".
+	// Desc spells, for an origin known from another package's Returned fact, a Root or
+	// Detached context ("context.Background() at tracing.go:68"), a Field's name, or a
+	// Global ("app.rootCtx").
 	Desc string
 	// Via is, for a Root or Detached context created in another function and returned from
 	// it, the call (in the function the value is in) of the function that returned it: the
@@ -82,10 +83,8 @@ func (o Origin) String() string {
 	switch o.Kind {
 	case Param:
 		s += " " + o.Param.Name()
-	case Field:
-		s += " " + o.FieldVar.Name()
-	case Global:
-		s += " " + o.Global.Name()
+	case Field, Global:
+		s += " " + o.Name()
 	}
 	if o.Deadline {
 		s += "+deadline"
@@ -94,6 +93,17 @@ func (o Origin) String() string {
 		s += "+opaque"
 	}
 	return s
+}
+
+// Name names the field (Field) or the package-level variable (Global) the value comes from.
+func (o Origin) Name() string {
+	switch {
+	case o.Kind == Field && o.FieldVar != nil:
+		return o.FieldVar.Name()
+	case o.Kind == Global && o.Global != nil:
+		return o.Global.Name()
+	}
+	return o.Desc // known from another package's Returned fact
 }
 
 // key identifies an origin for de-duplication.
@@ -118,6 +128,9 @@ func (o Origin) key() key {
 		site = fmt.Sprint(o.Pos, o.FieldBase)
 	case Global:
 		site = o.Global
+		if o.Global == nil {
+			site = o.Desc
+		}
 	}
 	return key{o.Kind, site, o.Deadline, o.Opaque}
 }

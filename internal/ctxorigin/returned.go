@@ -20,13 +20,18 @@ type Returned struct {
 }
 
 // ReturnedOrigin is one way a returned ctx is computed. Only what can cross a package
-// boundary is kept: a root or detached context created in the function (or below it), and a
-// ctx derived from a parameter. Anything else (a field, a global, what cannot be told)
-// is Unknown.
+// boundary is kept: a root or detached context created in the function (or below it), a ctx
+// derived from a parameter, a field of a parameter (a lifecycle manager's m.ctx) or of a
+// package-level variable, and a package-level variable. Anything else is Unknown.
 type ReturnedOrigin struct {
-	Kind     Kind   // Root, Detached, Param or Unknown
-	Param    int    // Param: the index of the parameter among the SSA parameters, receiver first
-	Desc     string // Root, Detached: "context.Background() at tracing.go:68"
+	Kind Kind // Root, Detached, Param, Field, Global or Unknown
+	// Param is, for Param, the index of the parameter among the SSA parameters (receiver
+	// first); for Field, that of the parameter holding the struct, or -1 when a package-level
+	// variable holds it.
+	Param int
+	// Desc is, for Root and Detached, the call that made the context, "context.Background()
+	// at tracing.go:68"; for Field, the field's name; for Global, the variable, "app.rootCtx".
+	Desc     string
 	Deadline bool
 	Opaque   bool
 }
@@ -98,6 +103,14 @@ func exported(fn *ssa.Function, o Origin) ReturnedOrigin {
 		ro.Kind, ro.Desc = o.Kind, Describe(o.Call)
 	case (o.Kind == Root || o.Kind == Detached) && o.Call == nil:
 		ro.Kind, ro.Desc = o.Kind, o.Desc
+	case o.Kind == Field && o.FieldVar != nil && o.baseParam != nil && o.baseParam.Parent() == fn:
+		ro.Kind, ro.Param, ro.Desc = Field, ParamIndex(fn, o.baseParam), o.FieldVar.Name()
+	case o.Kind == Field && o.FieldVar != nil && o.FieldBase == GlobalBase:
+		ro.Kind, ro.Param, ro.Desc = Field, -1, o.FieldVar.Name()
+	case o.Kind == Global && o.Global != nil:
+		ro.Kind, ro.Desc = Global, o.Global.Pkg.Pkg.Name()+"."+o.Global.Name()
+	case o.Kind == Global:
+		ro.Kind, ro.Desc = Global, o.Desc
 	}
 	return ro
 }
@@ -123,6 +136,23 @@ func ParamIndex(fn *ssa.Function, p *ssa.Parameter) int {
 	return -1
 }
 
+// returnedField is the origin of a ctx that a function of another package returned from a
+// struct field: of a package-level variable (long-lived), or of the argument for one of its
+// parameters, whose base the caller knows (s.lifecycle.Context() on the server's field).
+func (r *Resolver) returnedField(ro ReturnedOrigin, call *ssa.Call) Set {
+	o := Origin{Kind: Field, Desc: ro.Desc, Via: call, Pos: call.Pos(), Deadline: ro.Deadline, Opaque: ro.Opaque}
+	if ro.Param < 0 {
+		o.FieldBase = GlobalBase
+		return Set{o}
+	}
+	args := call.Common().Args
+	if ro.Param >= len(args) {
+		return unknown
+	}
+	o.FieldBase, o.baseParam = r.baseOf(args[ro.Param])
+	return Set{o}
+}
+
 // fromReturned returns the origins of result idx of call, a call of a function of another
 // package whose Returned fact is f.
 func (r *Resolver) fromReturned(f *Returned, call *ssa.Call, idx int) Set {
@@ -146,8 +176,10 @@ func (r *Resolver) fromReturned(f *Returned, call *ssa.Call, idx int) Set {
 				sub = opaque(sub)
 			}
 			sets = append(sets, sub)
-		case Root, Detached:
+		case Root, Detached, Global:
 			sets = append(sets, Set{{Kind: ro.Kind, Desc: ro.Desc, Via: call, Pos: call.Pos(), Deadline: ro.Deadline, Opaque: ro.Opaque}})
+		case Field:
+			sets = append(sets, r.returnedField(ro, call))
 		default:
 			sets = append(sets, unknown)
 		}
