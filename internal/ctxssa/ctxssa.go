@@ -131,6 +131,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	if res.External {
 		pass.ExportPackageFact(new(externalPkg))
+		return res, nil // rules ask no more of code the user does not own
 	}
 	res.external = make(map[*types.Package]bool)
 	for _, f := range pass.AllPackageFacts() {
@@ -138,7 +139,7 @@ func run(pass *analysis.Pass) (any, error) {
 			res.external[f.Package] = true
 		}
 	}
-	if res.Context && !res.External {
+	if res.Context {
 		res.returned = importReturned(pass)
 		exportReturned(pass, res)
 	}
