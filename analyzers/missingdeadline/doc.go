@@ -45,8 +45,9 @@
 //     the package (or what a function of the package returns) whose body either calls its
 //     grpc.UnaryInvoker only with a ctx that has a deadline on every path, or calls Deadline()
 //     on a context.Context and calls the invoker with a ctx that, on some path, comes through
-//     context.WithTimeout, WithDeadline or their …Cause forms; go-grpc-middleware's
-//     timeout.UnaryClientInterceptor(d) counts too. Every way the client
+//     context.WithTimeout, WithDeadline or their …Cause forms; such an interceptor of another
+//     package of the module (or a function returning one, known through a fact) and
+//     go-grpc-middleware's timeout.UnaryClientInterceptor(d) count too. Every way the client
 //     value is computed — locals, phis, struct fields and globals assigned in the package,
 //     functions of the package returning it, generated NewXxxClient(cc) constructors, and
 //     functions of other packages of the module that always return such a connection or a

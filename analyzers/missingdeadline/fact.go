@@ -35,6 +35,16 @@ func (*defaultingConn) AFact() {}
 
 func (*defaultingConn) String() string { return "defaultingConn" }
 
+// defaultingInterceptor is the object fact of a unary client interceptor that sets a default
+// deadline, or of a function returning one (clientx.DefaultDeadline(d)): a connection built
+// with it in another package is exempt too.
+type defaultingInterceptor struct{}
+
+// AFact marks defaultingInterceptor as an analysis fact.
+func (*defaultingInterceptor) AFact() {}
+
+func (*defaultingInterceptor) String() string { return "defaultingInterceptor" }
+
 // arrow separates the calls of a path.
 const arrow = " → "
 

@@ -52,6 +52,9 @@ func (d *defaults) exportFacts() {
 		if t.all(returned(fn, 0), t.conn) && t.found {
 			d.pass.ExportObjectFact(obj, new(defaultingConn))
 		}
+		if takesInvoker(fn.Signature) && d.setsDefault(fn) || returnsInterceptor(fn.Signature) && d.defaultingResults(fn, 0) {
+			d.pass.ExportObjectFact(obj, new(defaultingInterceptor))
+		}
 	}
 }
 
@@ -269,27 +272,43 @@ func (d *defaults) defaulting(f ssa.Value, depth int) bool {
 	}
 	switch f := unwrap(f).(type) {
 	case *ssa.Function:
-		return f.Pkg == d.info.Pkg && d.setsDefault(f)
+		if f.Pkg != d.info.Pkg {
+			return d.importedDefault(f.Object())
+		}
+		return d.setsDefault(f)
 	case *ssa.MakeClosure:
 		fn, _ := f.Fn.(*ssa.Function)
 		return fn != nil && fn.Pkg == d.info.Pkg && d.setsDefault(fn)
 	case *ssa.Call:
-		if isDefaultingFactory(ctxorigin.Callee(f.Common())) {
+		fn := ctxorigin.Callee(f.Common())
+		if isDefaultingFactory(fn) || fn != nil && fn.Pkg() != d.pass.Pkg && d.importedDefault(fn) {
 			return true
 		}
 		callee := f.Common().StaticCallee()
 		if callee == nil || callee.Blocks == nil || callee.Pkg != d.info.Pkg {
 			return false
 		}
-		rets := returned(callee, 0)
-		for _, r := range rets {
-			if !d.defaulting(r, depth+1) {
-				return false
-			}
-		}
-		return len(rets) > 0
+		return d.defaultingResults(callee, depth)
 	}
 	return false
+}
+
+// importedDefault reports whether obj, a function of another package, is known by its fact to
+// be a defaulting interceptor or to return one.
+func (d *defaults) importedDefault(obj types.Object) bool {
+	return obj != nil && d.pass.ImportObjectFact(obj, new(defaultingInterceptor))
+}
+
+// defaultingResults reports whether every interceptor the factory fn of this package returns
+// sets a default deadline.
+func (d *defaults) defaultingResults(callee *ssa.Function, depth int) bool {
+	rets := returned(callee, 0)
+	for _, r := range rets {
+		if !d.defaulting(r, depth+1) {
+			return false
+		}
+	}
+	return len(rets) > 0
 }
 
 // setsDefault reports whether the body of the unary client interceptor fn visibly sets a

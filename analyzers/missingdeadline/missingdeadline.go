@@ -27,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       ruledoc.URL(name),
 	Requires:  []*analysis.Analyzer{ctxssa.Analyzer},
 	Run:       run,
-	FactTypes: []analysis.Fact{new(needsDeadline), new(defaultingConn)},
+	FactTypes: []analysis.Fact{new(needsDeadline), new(defaultingConn), new(defaultingInterceptor)},
 }
 
 // The rule's flags, -missingdeadline.<name> on the command line.
@@ -56,6 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	clients, dials := namedAPIs(pass, res)
+	dials = dials || declaresInterceptor(pass)
 	if !clients && !dials {
 		return nil, nil
 	}
@@ -99,6 +100,35 @@ func namedAPIs(pass *analysis.Pass, res *ctxssa.Result) (clients, dials bool) {
 		}
 	}
 	return clients, dials
+}
+
+// declaresInterceptor reports whether the package declares an exported unary client
+// interceptor, or a function returning one: it may export defaultingInterceptor facts.
+func declaresInterceptor(pass *analysis.Pass) bool {
+	for id, obj := range pass.TypesInfo.Defs {
+		if fn, ok := obj.(*types.Func); ok && id.IsExported() && isInterceptorish(fn.Signature()) {
+			return true
+		}
+	}
+	return false
+}
+
+// isInterceptorish reports whether sig is a unary client interceptor's or returns one.
+func isInterceptorish(sig *types.Signature) bool { return takesInvoker(sig) || returnsInterceptor(sig) }
+
+// takesInvoker reports whether sig takes a grpc.UnaryInvoker: a unary client interceptor's.
+func takesInvoker(sig *types.Signature) bool {
+	for i := 0; i < sig.Params().Len(); i++ {
+		if typesutil.IsNamed(sig.Params().At(i).Type(), typesutil.GRPCPath, "UnaryInvoker") {
+			return true
+		}
+	}
+	return false
+}
+
+// returnsInterceptor reports whether sig's first result is a grpc.UnaryClientInterceptor.
+func returnsInterceptor(sig *types.Signature) bool {
+	return sig.Results().Len() > 0 && typesutil.IsNamed(sig.Results().At(0).Type(), typesutil.GRPCPath, "UnaryClientInterceptor")
 }
 
 // isClientAPI reports whether fn is a client-call API, or an imported function with a fact.

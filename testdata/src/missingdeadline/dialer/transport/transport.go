@@ -8,11 +8,13 @@ import (
 
 	"example.com/gen/catalogpb"
 	"google.golang.org/grpc"
+
 	"google.golang.org/grpc/credentials/insecure"
+	"missingdeadline/dialer/clientx"
 )
 
 // DefaultDeadline bounds unary calls that arrive without a deadline.
-func DefaultDeadline(d time.Duration) grpc.UnaryClientInterceptor {
+func DefaultDeadline(d time.Duration) grpc.UnaryClientInterceptor { // want DefaultDeadline:"defaultingInterceptor"
 	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 		if _, ok := ctx.Deadline(); !ok {
 			var cancel context.CancelFunc
@@ -55,4 +57,22 @@ func Either(target string, defaults bool) (*grpc.ClientConn, error) {
 		return Dial(target)
 	}
 	return Plain(target)
+}
+
+// Chained uses the interceptors of another package: clientx's default.
+func Chained(target string) (*grpc.ClientConn, error) { // want Chained:"defaultingConn"
+	return grpc.NewClient(target,
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithChainUnaryInterceptor(clientx.Tagging(), clientx.DefaultDeadline(time.Second)),
+	)
+}
+
+// Bounded uses clientx's always-bounding interceptor function.
+func Bounded(target string) (*grpc.ClientConn, error) { // want Bounded:"defaultingConn"
+	return grpc.NewClient(target, grpc.WithUnaryInterceptor(clientx.Bounded))
+}
+
+// Tagged tags calls and bounds none.
+func Tagged(target string) (*grpc.ClientConn, error) {
+	return grpc.NewClient(target, grpc.WithUnaryInterceptor(clientx.Tagging()))
 }
