@@ -89,8 +89,11 @@ func (c *checker) adviceFor(fn *types.Func) *advice {
 	}
 	adv := lookupKnown(fn)
 	if adv == nil {
-		if twin := genericTwin(fn); twin != nil {
+		if twin, exact := genericTwin(fn); twin != nil {
 			a := twinOf(twin.Name(), "", twin.Name(), "")
+			if !exact {
+				a.edit = nil // its callback takes a ctx too: no mechanical rewrite
+			}
 			adv = &a
 		}
 	}

@@ -11,36 +11,72 @@ import (
 const twinSuffix = "Context"
 
 // genericTwin returns the method MContext of m's receiver type when m is a method M that takes
-// no ctx and MContext takes a context.Context followed by exactly M's parameters and returns
-// exactly M's results — database/sql's Query and QueryContext, a Dialer's Dial and
-// DialContext, or a user's Get and GetContext. It returns nil otherwise, and when MContext only
+// no ctx and MContext takes a context.Context followed by M's parameters and returns M's
+// results — database/sql's Query and QueryContext, a Dialer's Dial and DialContext, or a
+// user's Get and GetContext. A callback parameter may take a ctx first in MContext where it
+// takes none in M (Retry(func() error) and RetryContext(ctx, func(ctx) error)), and MContext
+// may return an error more (Wait() and WaitContext(ctx) error); exact is false then, and the
+// rewrite is not mechanical. It returns nil otherwise, and when MContext only
 // reads values out of its ctx (slog's Logger.Info and InfoContext): such a call has no
 // deadline to lose.
-func genericTwin(m *types.Func) *types.Func {
+func genericTwin(m *types.Func) (twin *types.Func, exact bool) {
 	sig := m.Signature()
 	recv := sig.Recv()
 	if recv == nil || typesutil.CtxParamIndex(sig) >= 0 {
-		return nil
+		return nil, false
 	}
 	obj, _, _ := types.LookupFieldOrMethod(recv.Type(), true, m.Pkg(), m.Name()+twinSuffix)
 	twin, ok := obj.(*types.Func)
-	if !ok || !isTwinSignature(sig, twin.Signature()) || ctxorigin.IsReader(twin) {
-		return nil
+	if !ok || ctxorigin.IsReader(twin) {
+		return nil, false
 	}
-	return twin
+	ok, exact = isTwinSignature(sig, twin.Signature())
+	if !ok {
+		return nil, false
+	}
+	return twin, exact
 }
 
 // isTwinSignature reports whether twin's parameters are a context.Context followed by sig's,
-// with the same variadicity and identical results.
-func isTwinSignature(sig, twin *types.Signature) bool {
+// with the same variadicity and the same results. Where exact is false, a parameter of sig is a
+// func whose twin is its counterpart in twin, or twin returns an error more, last (Wait() and
+// WaitContext(ctx) error: the ctx's end is an error M never has).
+func isTwinSignature(sig, twin *types.Signature) (ok, exact bool) {
 	p, tp := sig.Params(), twin.Params()
 	if tp.Len() != p.Len()+1 || !typesutil.IsContext(tp.At(0).Type()) || sig.Variadic() != twin.Variadic() {
-		return false
+		return false, false
+	}
+	exact = types.Identical(sig.Results(), twin.Results())
+	if !exact && !addsError(sig.Results(), twin.Results()) {
+		return false, false
 	}
 	for i := 0; i < p.Len(); i++ {
-		if !types.Identical(p.At(i).Type(), tp.At(i+1).Type()) {
+		a, b := p.At(i).Type(), tp.At(i+1).Type()
+		if types.Identical(a, b) {
+			continue
+		}
+		as, aok := a.Underlying().(*types.Signature)
+		bs, bok := b.Underlying().(*types.Signature)
+		if !aok || !bok {
+			return false, false
+		}
+		if cb, _ := isTwinSignature(as, bs); !cb {
+			return false, false
+		}
+		exact = false
+	}
+	return true, exact
+}
+
+// addsError reports whether twin is res followed by one error.
+func addsError(res, twin *types.Tuple) bool {
+	if twin.Len() != res.Len()+1 || !types.Identical(twin.At(twin.Len()-1).Type(), types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	for i := 0; i < res.Len(); i++ {
+		if !types.Identical(res.At(i).Type(), twin.At(i).Type()) {
 			return false
 		}
 	}
-	return types.Identical(sig.Results(), twin.Results())
+	return true
 }

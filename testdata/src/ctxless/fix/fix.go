@@ -23,14 +23,36 @@ func (*quotas) TakeContext(ctx context.Context, user string, n int) error { retu
 
 func newQuotas() quotas { return quotas{} }
 
+// backoff's RetryContext passes the ctx on to its callback: a twin, but no mechanical rewrite.
+type backoff struct{}
+
+func (backoff) Retry(fn func() error) error { return fn() }
+func (backoff) RetryContext(ctx context.Context, fn func(context.Context) error) error {
+	return fn(ctx)
+}
+
+// Wait's WaitContext returns the ctx's error when it gives up: a twin, no mechanical rewrite.
+func (backoff) Wait()                                 {}
+func (backoff) WaitContext(ctx context.Context) error { return ctx.Err() }
+
+// Walk's WalkContext takes another kind of callback: no twin.
+func (backoff) Walk(fn func(string) error) error                                      { return nil }
+func (backoff) WalkContext(ctx context.Context, fn func(context.Context) error) error { return nil }
+
 // Catalog implements catalogpb.CatalogServer.
 type Catalog struct {
 	catalogpb.UnimplementedCatalogServer
 	db     *sql.DB
 	quotas quotas
+	retry  backoff
 }
 
 func (c *Catalog) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	if err := c.retry.Retry(func() error { return nil }); err != nil { // want `backoff.Retry in handler Catalog.GetItem cannot be cancelled with the request; use RetryContext\(ctx, \.\.\.\)`
+		return nil, err
+	}
+	_ = c.retry.Walk(func(string) error { return nil })
+	c.retry.Wait() // want `backoff.Wait in handler Catalog.GetItem cannot be cancelled with the request; use WaitContext\(ctx\)`
 	args := []any{req.GetId()}
 	rows, err := c.db.Query("SELECT name FROM items WHERE id = $1", args...) // want `DB.Query in handler Catalog.GetItem`
 	if err != nil {
