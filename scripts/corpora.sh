@@ -8,8 +8,10 @@
 # the rule catalogue without looking at deadlinelint's code or tests (testdata/blind, and the
 # modules under testdata/corpora: a payments platform, a fleet-telemetry service, client-side
 # CLIs and crons, a mature precision-heavy service, an SSA "torture" service, one built on real
-# libraries — pgx, go-redis, kafka-go, OpenTelemetry, zap, go-grpc-middleware, nats — and a
-# 40-package monolith with a replaced third-party module). Their READMEs list the planted
+# libraries — pgx, go-redis, kafka-go, OpenTelemetry, zap, go-grpc-middleware, nats — a
+# 40-package monolith with a replaced third-party module, a middleware-heavy API edge, a
+# cluster manager full of legitimate background contexts, and hurried legacy code; see
+# testdata/corpora/README.md). Their READMEs list the planted
 # findings and the look-alikes. With --strict (as .ci/run runs it) any false negative, false
 # positive or duplicate fails the run.
 set -euo pipefail
