@@ -5,8 +5,8 @@
 #   scripts/corpora.sh [--strict] [NAME...]
 #
 # The corpora are realistic gRPC and connect-go code bases, each its own module, written from
-# the rule catalogue without looking at deadlinelint's code or tests (testdata/blind, and the
-# modules under testdata/corpora: a payments platform, a fleet-telemetry service, client-side
+# the rule catalogue without looking at deadlinelint's code or tests (the modules under
+# testdata/corpora: the first "blind" order service, a payments platform, a fleet-telemetry service, client-side
 # CLIs and crons, a mature precision-heavy service, an SSA "torture" service, one built on real
 # libraries — pgx, go-redis, kafka-go, OpenTelemetry, zap, go-grpc-middleware, nats — a
 # 40-package monolith with a replaced third-party module, a middleware-heavy API edge, a
@@ -29,7 +29,6 @@ for arg in "$@"; do
 	esac
 done
 if [ ${#names[@]} -eq 0 ]; then
-	names=(blind)
 	for d in "$root"/testdata/corpora/*/; do names+=("$(basename "$d")"); done
 fi
 
@@ -41,10 +40,6 @@ failed=0
 for name in "${names[@]}"; do
 	dir="$root/testdata/corpora/$name"
 	checker="$root/testdata/corpora/compare.py"
-	if [ "$name" = blind ]; then
-		dir="$root/testdata/blind"
-		checker="$dir/compare.py"
-	fi
 	# -mod=mod: the corpus modules are not part of the root module's go.sum bookkeeping.
 	code=0
 	(cd "$dir" && GOFLAGS=-mod=mod GOWORK=off "$work/deadlinelint" -json ./... >"$work/$name.json" 2>"$work/$name.err") || code=$?
