@@ -85,7 +85,7 @@ func sinksByRoot(info *ctxssa.Info) map[*ssa.Call][]ctxorigin.Sink {
 		}
 		for _, s := range ctxorigin.Sinks(fn) {
 			for _, o := range info.Origins.Of(s.Ctx) {
-				if o.Kind == ctxorigin.Root {
+				if o.Kind == ctxorigin.Root && o.Call != nil { // made here, not in another package
 					out[o.Call] = append(out[o.Call], s)
 				}
 			}
@@ -96,25 +96,18 @@ func sinksByRoot(info *ctxssa.Info) map[*ssa.Call][]ctxorigin.Sink {
 
 // rootCalls returns the calls to context.Background and context.TODO in fn's own body whose
 // result is used as a context (not merely compared), other than those replacing no caller's
-// ctx (replacesNoCtx).
+// ctx (ctxorigin.ReplacesNoCtx).
 func rootCalls(fn *ssa.Function) []*ssa.Call {
 	var out []*ssa.Call
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if call, ok := instr.(*ssa.Call); ok && ctxorigin.IsRootCall(ctxorigin.Callee(call.Common())) &&
-				!onlyCompared(call) && !replacesNoCtx(call) {
+				!onlyCompared(call) && !ctxorigin.ReplacesNoCtx(call) {
 				out = append(out, call)
 			}
 		}
 	}
 	return out
-}
-
-// replacesNoCtx reports whether the root context created by call stands in for no caller's
-// ctx: the fallback of a nil check, or a one-time initialisation run by sync.Once, whose
-// shared result must not depend on the request that happens to trigger it.
-func replacesNoCtx(call *ssa.Call) bool {
-	return ctxorigin.NilGuarded(call) || ctxorigin.InOnce(call)
 }
 
 // onlyCompared reports whether v is used only in == and != comparisons, which drop nothing.

@@ -93,12 +93,12 @@ func (d *dropper) dropsIn(fn *ssa.Function) *drop {
 }
 
 // ownRoot finds a root context that reaches a sink of fn and replaces a caller's ctx
-// (not replacesNoCtx): created in fn, or returned to it by a function it calls.
+// (not ctxorigin.ReplacesNoCtx): created in fn, or returned to it by a function it calls.
 func (d *dropper) ownRoot(fn *ssa.Function) *drop {
 	for _, f := range withLiterals(fn) {
 		for _, s := range ctxorigin.Sinks(f) {
 			for _, o := range d.info.Origins.Of(s.Ctx) {
-				if o.Kind == ctxorigin.Root && (o.Call == nil || !replacesNoCtx(o.Call)) {
+				if o.Kind == ctxorigin.Root && (o.Call == nil || !ctxorigin.ReplacesNoCtx(o.Call)) {
 					return d.rootDrop(o)
 				}
 			}
@@ -205,7 +205,7 @@ func (d *dropper) returnedRoots(sc *scope.Scope, fn *ssa.Function) []candidate {
 	var out []candidate
 	for _, s := range ctxorigin.Sinks(fn) {
 		for _, o := range d.info.Origins.Of(s.Ctx) {
-			if o.Kind != ctxorigin.Root || o.Via == nil || o.Call != nil && replacesNoCtx(o.Call) {
+			if o.Kind != ctxorigin.Root || o.Via == nil || o.Call != nil && ctxorigin.ReplacesNoCtx(o.Call) {
 				continue
 			}
 			dr := d.rootDrop(o)

@@ -46,6 +46,11 @@ func comparesCtxWithNil(op *ssa.BinOp) bool {
 	return isNil(op.Y) && typesutil.IsContext(op.X.Type()) || isNil(op.X) && typesutil.IsContext(op.Y.Type())
 }
 
+// ReplacesNoCtx reports whether the root context created by call stands in for no caller's
+// ctx: the fallback of a nil check (NilGuarded), or a one-time initialisation run by sync.Once
+// (InOnce), whose shared result must not depend on the request that happens to trigger it.
+func ReplacesNoCtx(call *ssa.Call) bool { return NilGuarded(call) || InOnce(call) }
+
 // InOnce reports whether call is made inside a function literal that sync.Once's Do,
 // sync.OnceFunc, OnceValue or OnceValues runs (directly, or in a literal nested in it): the
 // one-time initialisation of state shared by every later request, which must not be cut
@@ -62,15 +67,20 @@ func InOnce(call *ssa.Call) bool {
 // runByOnce reports whether the function literal fn is passed to sync.Once.Do or one of the
 // sync.Once* wrappers.
 func runByOnce(fn *ssa.Function) bool {
-	var vals []ssa.Value
-	vals = append(vals, fn)
-	for _, ref := range *fn.Referrers() {
-		if mc, ok := ref.(*ssa.MakeClosure); ok {
-			vals = append(vals, mc)
+	vals := []ssa.Value{fn}
+	if refs := fn.Referrers(); refs != nil {
+		for _, ref := range *refs {
+			if mc, ok := ref.(*ssa.MakeClosure); ok {
+				vals = append(vals, mc)
+			}
 		}
 	}
 	for _, v := range vals {
-		for _, ref := range *v.Referrers() {
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, ref := range *refs {
 			call, ok := ref.(*ssa.Call)
 			if ok && isOnceRunner(Callee(call.Common())) && slices.Contains(call.Common().Args, v) {
 				return true

@@ -51,8 +51,10 @@ func (f *Returned) String() string {
 			switch o.Kind {
 			case Param:
 				s += fmt.Sprint(" ", o.Param)
-			case Root, Detached:
+			case Root, Detached, Global:
 				s += " " + o.Desc
+			case Field:
+				s += fmt.Sprintf(" %s of %d", o.Desc, o.Param)
 			}
 			if o.Deadline {
 				s += "+deadline"
@@ -84,7 +86,7 @@ func (r *Resolver) ReturnedOf(fn *ssa.Function) *Returned {
 		}
 		f.Results[i] = []ReturnedOrigin{}
 		for _, o := range set {
-			if o.Kind == Root && o.Call != nil && (NilGuarded(o.Call) || InOnce(o.Call)) {
+			if o.Kind == Root && o.Call != nil && ReplacesNoCtx(o.Call) {
 				continue // replaces no caller's ctx (a nil fallback, a one-time initialisation)
 			}
 			f.Results[i] = append(f.Results[i], exported(fn, o))
