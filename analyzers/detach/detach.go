@@ -33,6 +33,15 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes: []analysis.Fact{new(workParam)},
 }
 
+// strict requires both a bound and a reason, the Go article's full advice; by default a
+// WithoutCancel is reported only when its work has neither: either one is a decision.
+var strict bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&strict, "strict", false,
+		"report a context.WithoutCancel that lacks a bound or a reason (default: only one that lacks both)")
+}
+
 // workParam is the fact exported for a function of the user's code whose ctx parameter
 // (Param, an index into its SSA parameters, receiver first) reaches ctx-taking work with no
 // deadline added: a detached ctx handed to it runs unbounded.
@@ -61,10 +70,10 @@ func run(pass *analysis.Pass) (any, error) {
 		calls := detachCalls(funcs)
 		unbounded := r.unboundedSinks(funcs, calls)
 		for _, call := range calls {
-			why := reasons.of(call)
-			if !isUsed(call) {
+			if !isUsed(call) || fromTest(call) {
 				continue
 			}
+			why := reasons.of(call)
 			if d, ok := diagnostic(res, call, why, unbounded[call]); ok {
 				rep.Report(d)
 			}
@@ -131,6 +140,17 @@ func detachCalls(funcs []*ssa.Function) []*ssa.Call {
 	return out
 }
 
+// fromTest reports whether the detached ctx is a test's own (t.Context() of a *testing.T, B,
+// F or testing.TB): the t.Cleanup idiom detaches from a test that is ending, not from a request.
+func fromTest(call *ssa.Call) bool {
+	arg, ok := call.Call.Args[0].(*ssa.Call)
+	if !ok {
+		return false
+	}
+	callee := ctxorigin.Callee(arg.Common())
+	return callee != nil && callee.Name() == "Context" && typesutil.IsTestingMethod(callee)
+}
+
 // isUsed reports whether the result of call is used at all.
 func isUsed(call *ssa.Call) bool {
 	refs := call.Referrers()
@@ -151,6 +171,9 @@ func diagnostic(res *ctxssa.Result, call *ssa.Call, why reason, unbounded []ctxo
 	pos, end := res.CallRange(call)
 	detached := spell(res.CallExpr(call.Pos()))
 	var msg string
+	if !strict && (len(unbounded) == 0 || why == hasReason) {
+		return analysis.Diagnostic{}, false // bounded, or explained: somebody decided
+	}
 	switch {
 	case len(unbounded) > 0 && why == noReason:
 		msg = fmt.Sprintf("%s runs detached work with no deadline of its own and no comment saying why; bound it with context.WithTimeout and say why it must outlive the request", detached)

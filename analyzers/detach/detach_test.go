@@ -23,6 +23,7 @@ func testdata(t *testing.T) string {
 // TestDetach runs the rule on its test packages, checking the // want comments, and that a
 // finding points at the work its detached ctx reaches.
 func TestDetach(t *testing.T) {
+	strict(t)
 	results := analysistest.Run(t, testdata(t), detach.Analyzer,
 		"detach/basic", "detach/directives", "detach/generated", "detach/evil", "detach/service",
 		"detach/crosspkg/...")
@@ -47,6 +48,22 @@ func TestDetach(t *testing.T) {
 			t.Errorf("%s: related %q, want %q", fn, got[fn], msg)
 		}
 	}
+}
+
+// TestLenient runs the rule as it runs by default: only a WithoutCancel whose work has
+// neither a bound nor a reason is reported.
+func TestLenient(t *testing.T) {
+	analysistest.Run(t, testdata(t), detach.Analyzer, "detach/lenient")
+}
+
+// strict sets -detach.strict for the rest of the test: these packages were written for the
+// full advice, a bound and a reason both.
+func strict(t *testing.T) {
+	t.Helper()
+	if err := detach.Analyzer.Flags.Set("strict", "true"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { detach.Analyzer.Flags.Set("strict", "false") })
 }
 
 // enclosingFunc names the function declaration holding pos.

@@ -14,27 +14,35 @@
 //	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 //	defer cancel()
 //
-// A WithoutCancel call is reported, once, at the call, when
+// By default a WithoutCancel call is reported, once, at the call, when its work has neither a
+// bound nor a reason: either one is a decision somebody made. With -detach.strict it is reported
+// when either is missing (the Go article's full advice); the message says which, or both.
 //
-//   - its result reaches ctx-taking work — a call, a go or defer statement, or a closure that
-//     captures it, anywhere in the package — on a path where no context.WithTimeout,
-//     WithDeadline, WithTimeoutCause or WithDeadlineCause is applied. A call to a function of the
-//     analysed module — in this package, or in another through a fact — is looked into: it is
-//     work only if that function hands the ctx to work with
-//     no deadline of its own. Logging with the ctx (log/slog) and reading values out of it
-//     (gRPC metadata, peer, method, the trace span) are not work; or
-//   - no comment says why. A reason is a comment on the line of the call or of the first line
-//     of its statement, on its own line directly above the statement (or directly above the
-//     call, inside a multi-line statement), or a //deadlinelint:detach <reason> directive there.
-//     A //deadlinelint:detach without a reason is reported; directives such as
+//   - A bound: its result reaches ctx-taking work — a call, a go or defer statement, or a closure
+//     that captures it, anywhere in the package — only on paths where context.WithTimeout,
+//     WithDeadline, WithTimeoutCause or WithDeadlineCause (or a function of the module that
+//     adds a deadline) is applied. A call to a function of the analysed module — in this
+//     package, or in another through a fact — is looked into: it is work only if that function
+//     hands the ctx to work with no deadline of its own. Logging with the ctx (log/slog) and
+//     reading values out of it (gRPC metadata, peer, method, the trace span) are not work.
+//   - A reason: a comment on the line of the call or of the first line of its statement, on its
+//     own line directly above the statement (or directly above the call, inside a multi-line
+//     statement), above an enclosing statement (the go or defer statement, the if or for whose
+//     block holds it), a //deadlinelint:detach <reason> directive there, or the doc comment of
+//     the enclosing function when that function is a helper whose job is the detach (it
+//     returns a ctx, or runs a callback it is given). TODO, FIXME and XXX notes are not
+//     reasons; a //deadlinelint:detach without a reason is reported; directives such as
 //     //deadlinelint:ignore or //nolint are not reasons. A //deadlinelint:detach that applies to
 //     no WithoutCancel call is reported too.
 //
-// The message says which of the two is missing, or both. A WithoutCancel whose result is
+// A WithoutCancel of a test's own ctx (t.Context() in a t.Cleanup) is not reported: a test
+// is not a request.
+//
+// A WithoutCancel whose result is
 // never used is not reported. One whose result is used but reaches no ctx-taking work the
 // analysis can see (it is returned, stored in a struct field, passed to a function of another
 // package that returns a ctx) is reported only when the reason is missing: where the work
-// happens, and whether it is bounded there, is out of sight. For the same reason nothing is
+// happens, and whether it is bounded there, is out of sight (under -detach.strict). For the same reason nothing is
 // said about unboundedness when the detached ctx passes through a function whose body is not
 // visible before it reaches work, nor when it reaches work only through a variable captured
 // by a closure that is re-assigned with a deadline: which of the stored values the closure

@@ -3,6 +3,7 @@ package detach
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/directive"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 // reason says whether a WithoutCancel call comes with a comment saying why.
@@ -54,10 +56,98 @@ func (r *reasons) of(call *ssa.Call) reason {
 			}
 		}
 	}
-	if why == noReason && r.hasComment(file, ce, stmt) {
+	if why == noReason && (r.hasComment(file, ce, stmt) || r.enclosingReason(file, ce)) {
 		why = hasReason
 	}
 	return why
+}
+
+// enclosingReason reports whether a reason sits above a statement enclosing the call (a go or
+// defer statement, a block's statement), or in the doc comment of the function declaring it
+// when that function is a helper whose job is the detach: one that returns a ctx, or runs a
+// callback it is given (cleanup.Do(ctx, func(ctx))). Documented, such a helper is the reason
+// for all its callers. The doc comment of any other function describes the function, not the
+// detach.
+func (r *reasons) enclosingReason(file *ast.File, ce *ast.CallExpr) bool {
+	path, _ := astutil.PathEnclosingInterval(file, ce.Pos(), ce.End())
+	for i, n := range path {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			if !startedHere(path[i+1:], n) {
+				return false // a literal stored or returned runs later: what is above it is about that
+			}
+		case *ast.BlockStmt:
+		case ast.Stmt:
+			if r.commentAbove(file, n) {
+				return true
+			}
+		case *ast.FuncDecl:
+			return isDetachHelper(r.pass.TypesInfo.Defs[n.Name]) && hasProse(n.Doc)
+		}
+	}
+	return false
+}
+
+// startedHere reports whether the function literal lit, whose enclosing nodes are outer, is
+// called by a go or defer statement on the spot: go func() { ... }().
+func startedHere(outer []ast.Node, lit *ast.FuncLit) bool {
+	if len(outer) < 2 {
+		return false
+	}
+	call, ok := outer[0].(*ast.CallExpr)
+	if !ok || call.Fun != lit {
+		return false
+	}
+	switch outer[1].(type) {
+	case *ast.GoStmt, *ast.DeferStmt:
+		return true
+	}
+	return false
+}
+
+// commentAbove reports whether a prose comment ends on its own line directly above n.
+func (r *reasons) commentAbove(file *ast.File, n ast.Node) bool {
+	line := r.line(n.Pos())
+	for _, group := range file.Comments {
+		if r.line(group.End()) != line-1 {
+			continue
+		}
+		c := group.List[len(group.List)-1]
+		return isProse(c) && !codeBefore(r.pass.Fset.File(c.Pos()), file, c)
+	}
+	return false
+}
+
+// isDetachHelper reports whether obj is a function that returns a context.Context or takes a
+// function parameter.
+func isDetachHelper(obj types.Object) bool {
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Signature()
+	if typesutil.ReturnsContext(sig) {
+		return true
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if _, ok := sig.Params().At(i).Type().Underlying().(*types.Signature); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// hasProse reports whether the comment group says something that is a reason.
+func hasProse(g *ast.CommentGroup) bool {
+	if g == nil {
+		return false
+	}
+	for _, c := range g.List {
+		if isProse(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // stray returns the //deadlinelint:detach directives that applied to no call, outside
@@ -123,11 +213,21 @@ func (r *reasons) hasComment(file *ast.File, ce *ast.CallExpr, stmt ast.Node) bo
 
 func (r *reasons) line(pos token.Pos) int { return r.pass.Fset.Position(pos).Line }
 
-// isProse reports whether c says something: it is neither empty nor a directive such as
-// //deadlinelint:ignore, //nolint:... or //go:....
+// isProse reports whether c says something that can be a reason: it is neither empty, nor a
+// directive such as //deadlinelint:ignore, //nolint:... or //go:..., nor a note of unfinished
+// work (TODO, FIXME, XXX), which says the opposite of a decision.
 func isProse(c *ast.Comment) bool {
-	text := (&ast.CommentGroup{List: []*ast.Comment{c}}).Text()
-	return strings.TrimSpace(text) != ""
+	text := strings.TrimSpace((&ast.CommentGroup{List: []*ast.Comment{c}}).Text())
+	if text == "" {
+		return false
+	}
+	upper := strings.ToUpper(text)
+	for _, note := range []string{"TODO", "FIXME", "XXX"} {
+		if strings.HasPrefix(upper, note) {
+			return false
+		}
+	}
+	return true
 }
 
 // codeBefore reports whether code precedes the comment c on its line: c trails a statement

@@ -120,7 +120,7 @@ func run(pass *analysis.Pass) (any, error) {
 		RPC:        typesutil.DependsOn(pass.Pkg, typesutil.GRPCPath, typesutil.ConnectPath),
 		generated:  make(map[string]bool),
 	}
-	res.Context = res.RPC || typesutil.Imports(pass.Pkg, typesutil.ContextPath)
+	res.Context = res.RPC || typesutil.ImportsContext(pass.Pkg)
 	for _, f := range pass.Files {
 		if isGenerated(pass.Fset, f) {
 			res.generated[pass.Fset.File(f.Pos()).Name()] = true

@@ -25,7 +25,18 @@ func IsNamed(t types.Type, pkgPath, name string) bool {
 		return false
 	}
 	obj := n.Origin().Obj()
-	return obj.Name() == name && obj.Pkg() != nil && obj.Pkg().Path() == pkgPath
+	return obj.Name() == name && obj.Pkg() != nil && samePath(obj.Pkg().Path(), pkgPath)
+}
+
+// xnetContext is the pre-Go 1.7 home of package context. Its types are aliases of the
+// standard library's, but its functions (Background, TODO, WithTimeout...) are its own
+// wrappers: for every rule they are the same functions.
+const xnetContext = "golang.org/x/net/context"
+
+// samePath reports whether the package path got is want, counting golang.org/x/net/context as
+// package context.
+func samePath(got, want string) bool {
+	return got == want || want == ContextPath && got == xnetContext
 }
 
 // IsPointerToNamed reports whether t is *pkgPath.name.
@@ -42,7 +53,7 @@ func IsContext(t types.Type) bool {
 // IsFunc reports whether obj is the package-level function pkgPath.name.
 func IsFunc(obj types.Object, pkgPath, name string) bool {
 	fn, ok := obj.(*types.Func)
-	if !ok || fn == nil || fn.Pkg() == nil || fn.Name() != name || fn.Pkg().Path() != pkgPath {
+	if !ok || fn == nil || fn.Pkg() == nil || fn.Name() != name || !samePath(fn.Pkg().Path(), pkgPath) {
 		return false
 	}
 	return fn.Signature().Recv() == nil
@@ -64,6 +75,19 @@ func IsMethod(obj types.Object, pkgPath, typeName, name string) bool {
 		t = p.Elem()
 	}
 	return IsNamed(t, pkgPath, typeName)
+}
+
+// IsTestingType reports whether t is *testing.T, *testing.B, *testing.F or testing.TB: the
+// handle of a test, not of a request.
+func IsTestingType(t types.Type) bool {
+	return IsPointerToNamed(t, "testing", "T") || IsPointerToNamed(t, "testing", "B") ||
+		IsPointerToNamed(t, "testing", "F") || IsNamed(t, "testing", "TB")
+}
+
+// IsTestingMethod reports whether fn is a method of a type of package testing (T, B, F and
+// TB share theirs through the unexported common).
+func IsTestingMethod(fn *types.Func) bool {
+	return fn.Signature().Recv() != nil && fn.Pkg() != nil && fn.Pkg().Path() == "testing"
 }
 
 // CtxParamIndex returns the index of the first context.Context parameter of sig, or -1.
@@ -119,6 +143,11 @@ func Imports(pkg *types.Package, path string) bool {
 		}
 	}
 	return false
+}
+
+// ImportsContext reports whether pkg imports package context (or golang.org/x/net/context).
+func ImportsContext(pkg *types.Package) bool {
+	return Imports(pkg, ContextPath) || Imports(pkg, xnetContext)
 }
 
 // FieldVar returns field i of the struct t is, or points to, or nil.

@@ -1,0 +1,124 @@
+// Package lenient is the detach rule without -detach.strict: a WithoutCancel is reported only
+// when its work has neither a bound nor a reason. A ledger service shape: journal writes that
+// must survive the caller, a cleanup helper, a test helper.
+package lenient
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+type journal interface {
+	Write(ctx context.Context, entry string) error
+}
+
+// Ledger records postings.
+type Ledger struct {
+	j journal
+}
+
+func (l *Ledger) write(ctx context.Context, entry string) { // want write:"unbounded work"
+	_ = l.j.Write(ctx, entry)
+}
+
+// Neither has no bound and no reason: the one case reported.
+func (l *Ledger) Neither(ctx context.Context, entry string) { // want +1 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+	l.write(context.WithoutCancel(ctx), entry)
+}
+
+// BoundOnly has a budget of its own and no comment: a decision, not reported.
+func (l *Ledger) BoundOnly(ctx context.Context, entry string) {
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	l.write(bctx, entry)
+}
+
+// ReasonOnly says why and runs unbounded: a decision, not reported.
+func (l *Ledger) ReasonOnly(ctx context.Context, entry string) {
+	// the posting must land even if the client hangs up mid-transfer
+	l.write(context.WithoutCancel(ctx), entry)
+}
+
+// ReasonAboveGo explains the goroutine that runs the detached work.
+func (l *Ledger) ReasonAboveGo(ctx context.Context, entry string) {
+	// replicate to the standby after the response: the caller does not wait for it
+	go func() {
+		l.write(context.WithoutCancel(ctx), entry)
+	}()
+}
+
+// ReasonAboveBlock explains the branch.
+func (l *Ledger) ReasonAboveBlock(ctx context.Context, entry string, failed bool) {
+	// a failed transfer is reversed whatever the caller does next
+	if failed {
+		l.write(context.WithoutCancel(ctx), "reverse "+entry)
+	}
+}
+
+// TodoIsNoReason: a note of unfinished work says nobody decided.
+func (l *Ledger) TodoIsNoReason(ctx context.Context, entry string) { // want +2 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+	// TODO: decide whether this should outlive the request
+	l.write(context.WithoutCancel(ctx), entry)
+}
+
+// FixmeIsNoReason: the same for FIXME.
+func (l *Ledger) FixmeIsNoReason(ctx context.Context, entry string) {
+	l.write(context.WithoutCancel(ctx), entry) // FIXME: unbounded // want `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+}
+
+// Posting describes one posting of the ledger. Its doc comment is about the function, not
+// about the detach inside it.
+func (l *Ledger) Posting(ctx context.Context, entry string) { // want +1 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+	l.write(context.WithoutCancel(ctx), entry)
+}
+
+// Survive returns a ctx that survives the request so that journal writes complete after the
+// caller has gone: a documented helper whose job is the detach is the reason for its callers.
+func Survive(ctx context.Context) context.Context {
+	return context.WithoutCancel(ctx)
+}
+
+// UsesSurvive runs unbounded work with the helper's ctx: the helper's doc is the reason.
+func (l *Ledger) UsesSurvive(ctx context.Context, entry string) {
+	l.write(Survive(ctx), entry)
+}
+
+// Undocumented's helper has no doc comment.
+func (l *Ledger) Undocumented(ctx context.Context, entry string) {
+	l.write(survive(ctx), entry)
+}
+
+func survive(ctx context.Context) context.Context { // want +1 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+	return context.WithoutCancel(ctx)
+}
+
+// Cleanup runs fn with a ctx that outlives the caller's cancellation, for cleanup after a
+// failure.
+func Cleanup(ctx context.Context, fn func(context.Context)) {
+	fn(context.WithoutCancel(ctx))
+}
+
+// AfterTest is the t.Cleanup idiom: the test's ctx is cancelled just before cleanups run, so
+// they detach from it. A test is not a request.
+func AfterTest(t *testing.T, l *Ledger) {
+	t.Cleanup(func() {
+		l.write(context.WithoutCancel(t.Context()), "drop test ledger")
+	})
+}
+
+// AfterBenchmark: the same with testing.TB.
+func AfterBenchmark(tb testing.TB, l *Ledger) {
+	tb.Cleanup(func() {
+		l.write(context.WithoutCancel(tb.Context()), "drop bench ledger")
+	})
+}
+
+// literalStored: a literal stored for later is not explained by the comment above its
+// creation.
+func (l *Ledger) literalStored(ctx context.Context) func() {
+	// flush the journal
+	return func() { // want +1 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+		l.write(context.WithoutCancel(ctx), "flush")
+	}
+}
