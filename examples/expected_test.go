@@ -6,6 +6,8 @@
 // be clean: legitimate root contexts in main, constructors, Close and
 // background workers, and correct request-scoped code.
 //
+// On a context.WithoutCancel line the marker is written `//planted:detach`, a directive
+// comment: a prose comment there would be the detach's reason, and silence the rule.
 // A marker may add a note, `// planted: <rule> (pending: <why>)`, for a bug
 // that an existing rule does not catch yet because the feature is still to
 // be built (issue 4's transitive drops). Such a marker is not required; once

@@ -69,6 +69,9 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for _, call := range rootCalls(fn) {
+			if deadlineWrapper(call) != "" && inDeferred(fn) || ctxorigin.AfterDone(call) {
+				continue // a bounded fresh ctx for deferred cleanup (the idiom), or work after the caller gave up
+			}
 			rep.Report(diagnostic(pass, res, sc, call, reached[call]))
 		}
 	}

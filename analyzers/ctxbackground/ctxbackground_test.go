@@ -20,7 +20,7 @@ func testdata(t *testing.T) string {
 func TestCtxBackground(t *testing.T) {
 	analysistest.Run(t, testdata(t), ctxbackground.Analyzer,
 		"ctxbackground/unary", "ctxbackground/streaming", "ctxbackground/shapes",
-		"ctxbackground/connectsvc", "ctxbackground/evil",
+		"ctxbackground/connectsvc", "ctxbackground/evil", "ctxbackground/behalf",
 		"ctxbackground/transitive/...")
 }
 

@@ -60,11 +60,14 @@ func newDropper(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info) *dro
 }
 
 // exportFacts exports a dropsCtx fact for every declared function of the package that drops
-// its callers' ctx. Request scopes are reported directly and export nothing.
+// its callers' ctx,. Request scopes are reported directly and export no dropsCtx.
 func (d *dropper) exportFacts() {
 	for _, fn := range d.info.Funcs {
 		obj := fn.Object()
-		if obj == nil || d.info.Scopes.Of(fn) != nil {
+		if obj == nil {
+			continue
+		}
+		if d.info.Scopes.Of(fn) != nil {
 			continue
 		}
 		if dr := d.dropsIn(fn); dr != nil {
@@ -92,11 +95,15 @@ func (d *dropper) dropsIn(fn *ssa.Function) *drop {
 	return dr
 }
 
-// ownRoot finds a root context that reaches a sink of fn and replaces a caller's ctx
-// (not ctxorigin.ReplacesNoCtx): created in fn, or returned to it by a function it calls.
+// ownRoot finds a root context that reaches a sink of fn, run on behalf of fn's caller, and
+// replaces a caller's ctx (not ctxorigin.ReplacesNoCtx): created in fn, or returned to it by a
+// function it calls. A fresh budget (WithTimeout(Background(), d)) replaces the caller's too.
 func (d *dropper) ownRoot(fn *ssa.Function) *drop {
 	for _, f := range withLiterals(fn) {
 		for _, s := range ctxorigin.Sinks(f) {
+			if !onBehalf(s.Instr) {
+				continue
+			}
 			for _, o := range d.info.Origins.Of(s.Ctx) {
 				if o.Kind == ctxorigin.Root && (o.Call == nil || !ctxorigin.ReplacesNoCtx(o.Call)) {
 					return d.rootDrop(o)
@@ -125,7 +132,7 @@ func (d *dropper) viaCallee(fn *ssa.Function) *drop {
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(ssa.CallInstruction)
-				if !ok {
+				if !ok || !onBehalf(call) {
 					continue
 				}
 				if name, dr := d.calleeDrop(call.Common()); dr != nil {
@@ -141,10 +148,30 @@ func (d *dropper) viaCallee(fn *ssa.Function) *drop {
 	return nil
 }
 
-// calleeDrop returns the first possible target of a call that drops its caller's ctx, with
-// its display name.
+// calleeDrop returns a target of a call that drops its caller's ctx, with its display name.
+// An interface call drops only when every implementation it can reach drops — the service's
+// own client adapters aside: one implementation that passes the ctx on means the handler's
+// call may well keep its deadline.
 func (d *dropper) calleeDrop(common *ssa.CallCommon) (string, *drop) {
-	for _, t := range d.targets.Targets(common) {
+	targets := d.targets.Targets(common)
+	if common.IsInvoke() {
+		var name string
+		var first *drop
+		for _, t := range targets {
+			if isClientAdapter(t) {
+				continue
+			}
+			dr := d.targetDrop(t)
+			switch {
+			case dr != nil && first == nil:
+				name, first = targetName(t), dr
+			case dr == nil && !d.ignoresCtx(t):
+				return "", nil // it may pass the caller's ctx on
+			}
+		}
+		return name, first
+	}
+	for _, t := range targets {
 		if dr := d.targetDrop(t); dr != nil {
 			return targetName(t), dr
 		}
@@ -204,8 +231,11 @@ func (d *dropper) returnedRoots(sc *scope.Scope, fn *ssa.Function) []candidate {
 	index := make(map[site]int)
 	var out []candidate
 	for _, s := range ctxorigin.Sinks(fn) {
+		if _, deferred := s.Instr.(*ssa.Defer); deferred {
+			continue // cleanup
+		}
 		for _, o := range d.info.Origins.Of(s.Ctx) {
-			if o.Kind != ctxorigin.Root || o.Via == nil || o.Call != nil && ctxorigin.ReplacesNoCtx(o.Call) {
+			if o.Kind != ctxorigin.Root || o.Via == nil || boundedRoot(o) && inDeferred(fn) || o.Call != nil && ctxorigin.ReplacesNoCtx(o.Call) {
 				continue
 			}
 			dr := d.rootDrop(o)
@@ -230,8 +260,8 @@ func (d *dropper) droppingCalls(sc *scope.Scope, fn *ssa.Function) []candidate {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
+			if _, deferred := instr.(*ssa.Defer); !ok || deferred {
+				continue // a deferred call is cleanup: it runs as the handler returns
 			}
 			if name, dr := d.calleeDrop(call.Common()); dr != nil {
 				out = append(out, candidate{rootKey(sc, dr.fact.Root), d.diagnostic(sc, call, name, dr)})
@@ -299,9 +329,9 @@ func targetName(t callees.Target) string {
 }
 
 // withLiterals returns fn and the function literals that run as part of a call to it,
-// transitively: literals it calls, starts as goroutines, defers or passes to a call (a
-// callback such as errgroup's Go). A literal stored for later (a field, a return value)
-// does not run then, and is left out.
+// transitively: literals it calls or passes to a call (a callback such as errgroup's Go). A
+// literal stored for later (a field, a return value) does not run then, one started on a
+// goroutine has a lifetime of its own, and a deferred one is cleanup: they are left out.
 func withLiterals(fn *ssa.Function) []*ssa.Function {
 	out := []*ssa.Function{fn}
 	for i := 0; i < len(out); i++ {
@@ -330,7 +360,9 @@ func runsNow(anon *ssa.Function) bool {
 		return false
 	}
 	for _, ref := range *refs {
-		if _, ok := ref.(ssa.CallInstruction); ok {
+		switch ref.(type) {
+		case *ssa.Go, *ssa.Defer:
+		case ssa.CallInstruction:
 			return true
 		}
 	}

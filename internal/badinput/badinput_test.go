@@ -80,7 +80,7 @@ var cases = []tcase{
 		// A dependency replaced by a local directory is still not the user's code: its Flush
 		// is not followed, and its Send is work for the unbounded detached ctx.
 		name: "module with a replaced dependency", fixture: "replaced", args: []string{"./..."}, wantExit: 1, noStderr: true,
-		stdout: []string{`(?m)\Aapp/app\.go:16:12: context\.WithoutCancel\(ctx\) runs detached work with no deadline of its own; bound it with context\.WithTimeout \(detach\)\n\z`},
+		stdout: []string{`(?m)\Aapp/app\.go:15:12: context\.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why; bound it with context\.WithTimeout and say why it must outlive the request \(detach\)\n\z`},
 	},
 	{
 		name: "go.work workspace, module patterns", fixture: "workspace", args: []string{"./api/...", "./lib/..."}, wantExit: 1, noStderr: true,

@@ -5,7 +5,9 @@
 package callees
 
 import (
+	"go/token"
 	"go/types"
+	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/ssa"
@@ -116,7 +118,7 @@ func (r *Resolver) implementers(iface *types.Interface) []types.Type {
 		r.named = []*types.TypeName{}
 		for _, p := range packages(r.pkg.Pkg) {
 			for _, tn := range concreteTypes(p) {
-				if r.owned(tn) {
+				if r.owned(tn) && !inTestFile(r.pkg.Prog.Fset, tn) {
 					r.named = append(r.named, tn)
 				}
 			}
@@ -133,6 +135,12 @@ func (r *Resolver) implementers(iface *types.Interface) []types.Type {
 	}
 	r.implsOf[iface] = out
 	return out
+}
+
+// inTestFile reports whether tn is declared in a _test.go file: a test double, which never
+// stands behind an interface in production code.
+func inTestFile(fset *token.FileSet, tn *types.TypeName) bool {
+	return strings.HasSuffix(fset.Position(tn.Pos()).Filename, "_test.go")
 }
 
 // concreteByPkg caches concreteTypes per package: every package importing p asks again.

@@ -55,8 +55,12 @@ func ReplacesNoCtx(call *ssa.Call) bool { return NilGuarded(call) || InOnce(call
 // sync.OnceFunc, OnceValue or OnceValues runs (directly, or in a literal nested in it): the
 // one-time initialisation of state shared by every later request, which must not be cut
 // short by the one request that happens to trigger it.
-func InOnce(call *ssa.Call) bool {
-	for fn := call.Parent(); fn.Parent() != nil; fn = fn.Parent() {
+func InOnce(call *ssa.Call) bool { return InOnceFunc(call.Parent()) }
+
+// InOnceFunc reports whether fn is, or is nested in, a function literal that sync.Once's Do or
+// one of the sync.Once* wrappers runs.
+func InOnceFunc(fn *ssa.Function) bool {
+	for ; fn != nil && fn.Parent() != nil; fn = fn.Parent() {
 		if runByOnce(fn) {
 			return true
 		}
@@ -96,4 +100,99 @@ func isOnceRunner(fn *types.Func) bool {
 		typesutil.IsFunc(fn, "sync", "OnceFunc") ||
 		typesutil.IsFunc(fn, "sync", "OnceValue") ||
 		typesutil.IsFunc(fn, "sync", "OnceValues")
+}
+
+// AfterDone reports whether instr runs only once some ctx is done: in a function literal
+// handed to context.AfterFunc, or on a path that has received from a ctx's Done channel (after
+// `<-ctx.Done()`, or in the `case <-ctx.Done():` of a select). Work that starts because the
+// caller gave up — killing its query, rolling back — cannot lose the caller's deadline.
+func AfterDone(instr ssa.Instruction) bool {
+	for fn := instr.Parent(); fn != nil && fn.Parent() != nil; fn = fn.Parent() {
+		if passedTo(fn, isAfterFunc) {
+			return true
+		}
+	}
+	b := instr.Block()
+	if b == nil {
+		return false
+	}
+	for d := b; d != nil; d = d.Idom() {
+		for _, x := range d.Instrs {
+			if d == b && x == instr {
+				break
+			}
+			if recv, ok := x.(*ssa.UnOp); ok && recv.Op == token.ARROW && isDoneChan(recv.X) {
+				return true
+			}
+		}
+		if sel, succ := doneCaseOf(d); sel && succ.Dominates(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// doneCaseOf returns, when block d ends by branching on a select's chosen case being a
+// receive from a ctx's Done channel, the successor that case takes.
+func doneCaseOf(d *ssa.BasicBlock) (bool, *ssa.BasicBlock) {
+	cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false, nil
+	}
+	op, ok := cond.Cond.(*ssa.BinOp)
+	if !ok || op.Op != token.EQL {
+		return false, nil
+	}
+	idx, ok := op.X.(*ssa.Extract)
+	k, isConst := op.Y.(*ssa.Const)
+	if !ok || !isConst || idx.Index != 0 {
+		return false, nil
+	}
+	sel, ok := idx.Tuple.(*ssa.Select)
+	if !ok || k.Int64() < 0 || int(k.Int64()) >= len(sel.States) {
+		return false, nil
+	}
+	st := sel.States[k.Int64()]
+	return st.Dir == types.RecvOnly && isDoneChan(st.Chan), d.Succs[0]
+}
+
+// isDoneChan reports whether ch is the result of Done() called on a context.Context.
+func isDoneChan(ch ssa.Value) bool {
+	call, ok := ch.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	common := call.Common()
+	if common.IsInvoke() {
+		return common.Method.Name() == "Done" && typesutil.IsContext(common.Value.Type())
+	}
+	fn := Callee(common)
+	return fn != nil && fn.Name() == "Done" && len(common.Args) == 1 && typesutil.IsContext(common.Args[0].Type())
+}
+
+func isAfterFunc(obj types.Object) bool { return typesutil.IsFunc(obj, "context", "AfterFunc") }
+
+// passedTo reports whether the function literal fn is an argument of a call whose callee
+// satisfies is.
+func passedTo(fn *ssa.Function, is func(types.Object) bool) bool {
+	vals := []ssa.Value{fn}
+	if refs := fn.Referrers(); refs != nil {
+		for _, ref := range *refs {
+			if mc, ok := ref.(*ssa.MakeClosure); ok {
+				vals = append(vals, mc)
+			}
+		}
+	}
+	for _, v := range vals {
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, ref := range *refs {
+			if call, ok := ref.(*ssa.Call); ok && is(Callee(call.Common())) && slices.Contains(call.Common().Args, v) {
+				return true
+			}
+		}
+	}
+	return false
 }

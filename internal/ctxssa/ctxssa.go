@@ -33,8 +33,16 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "build SSA, request scopes and ctx origins for deadlinelint's rules",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg)},
+	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx)},
 }
+
+// ignoresCtx is the fact of a function or method that takes a ctx and never uses it.
+type ignoresCtx struct{}
+
+// AFact marks ignoresCtx as an analysis fact.
+func (*ignoresCtx) AFact() {}
+
+func (*ignoresCtx) String() string { return "ignores ctx" }
 
 // externalPkg is the package fact of a package of the standard library or of a dependency
 // module, so that its importers tell the user's code from code they do not own without
@@ -71,6 +79,8 @@ type Result struct {
 
 	callsOnce sync.Once
 	calls     map[token.Pos]*ast.CallExpr
+
+	ignoring map[types.Object]bool // this package's functions that ignore the ctx they take
 }
 
 // Info is the SSA-level view of a package.
@@ -142,8 +152,58 @@ func run(pass *analysis.Pass) (any, error) {
 	if res.Context {
 		res.returned = importReturned(pass)
 		exportReturned(pass, res)
+		res.ignoring = exportIgnoring(pass)
 	}
 	return res, nil
+}
+
+// IgnoresCtx reports whether fn, a function or method of the user's code, takes a ctx and does
+// nothing with it: known from its body in this package, from its fact in another.
+func (r *Result) IgnoresCtx(fn *types.Func) bool {
+	if fn.Pkg() == r.pass.Pkg {
+		return r.ignoring[fn]
+	}
+	return r.pass.ImportObjectFact(fn, new(ignoresCtx))
+}
+
+// exportIgnoring finds, from the syntax, the functions and methods of the package whose ctx
+// parameters are all unnamed, blank or never referred to, and exports a fact for each.
+func exportIgnoring(pass *analysis.Pass) map[types.Object]bool {
+	used := make(map[types.Object]bool)
+	for _, obj := range pass.TypesInfo.Uses {
+		used[obj] = true
+	}
+	out := make(map[types.Object]bool)
+	for _, f := range pass.Files {
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			obj, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if obj != nil && ignoresCtxParams(obj, used) {
+				out[obj] = true
+				pass.ExportObjectFact(obj, new(ignoresCtx))
+			}
+		}
+	}
+	return out
+}
+
+// ignoresCtxParams reports whether fn has a ctx parameter and none of them is used.
+func ignoresCtxParams(fn *types.Func, used map[types.Object]bool) bool {
+	params := fn.Signature().Params()
+	found := false
+	for i := 0; i < params.Len(); i++ {
+		p := params.At(i)
+		if typesutil.IsContext(p.Type()) {
+			found = true
+			if used[p] {
+				return false
+			}
+		}
+	}
+	return found
 }
 
 // importReturned collects, while the pass runs, the Returned facts of the functions of the

@@ -26,7 +26,7 @@ func (s *Server) UpdateItem(ctx context.Context, req *catalogv1.UpdateItemReques
 		return nil, toStatus(err)
 	}
 	entry := audit.Entry{Actor: req.GetActor(), Action: "update", ItemID: updated.GetId()}
-	if err := s.audit.Write(context.WithoutCancel(ctx), entry); err != nil { // planted: detach
+	if err := s.audit.Write(context.WithoutCancel(ctx), entry); err != nil { //planted:detach
 		log.Printf("catalog: %v", err)
 	}
 	return updated, nil

@@ -12,6 +12,5 @@ import (
 //deadlinelint:scope
 func Ack(ctx context.Context, c *acme.Client) {
 	_ = c.Flush() // the library's own root: not the user's finding
-	// the ack must reach the broker even if the caller gives up
 	go c.Send(context.WithoutCancel(ctx), "ack")
 }

@@ -64,7 +64,7 @@ func (s *Server) AssignTrip(ctx context.Context, req *connect.Request[dispatchv1
 	if m.GetNotifyDriver() {
 		n := store.Notification{To: driver.Phone, Kind: "trip.assigned", TripID: trip.ID,
 			Message: fmt.Sprintf("New trip %s: pickup at %s", trip.ID, addr)}
-		if err := s.notifier.Notify(ctx, n); err != nil { // BUG: ctxbackground
+		if err := s.notifier.Notify(ctx, n); err != nil { // OK: SMSNotifier passes ctx on, WebhookNotifier drops it: an interface call drops only when every implementation does (precision issue)
 			s.log.WarnContext(ctx, "notify driver", "trip", trip.ID, "err", err)
 		}
 	}

@@ -44,11 +44,11 @@ func (s *Server) audit(id string) { // want audit:"drops ctx: pricing.Quote: con
 }
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
-	name, err := s.svc.Get(ctx, req.GetId()) // want `Service.Get, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\) at repo.go:19 \(through \(\*repo.PG\).Load\) instead of the caller's ctx`
+	name, err := s.svc.Get(ctx, req.GetId()) // through an interface not every implementation of which drops: silent
 	if err != nil {
 		return nil, err
 	}
-	_, _ = s.svc.Direct(ctx, req.GetId()) // the same root again: reported once per handler
+	_, _ = s.svc.Direct(ctx, req.GetId()) // want `Service.Direct, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\) at repo.go:19 \(through repo.PG.Load\) instead of the caller's ctx`
 	_, _ = pricing.Quote(s.client, name)  // want `pricing.Quote, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\) at pricing.go:11 instead`
 	s.audit(name)                         // the same root as pricing.Quote: once
 	_, _ = pricing.QuoteCtx(ctx, s.client, name)

@@ -13,8 +13,9 @@ type Service struct {
 	pg    *repo.PG
 }
 
-// Get calls the store through its interface: one of its implementations drops the ctx.
-func (s *Service) Get(ctx context.Context, id string) (string, error) { // want Get:"drops ctx: \\(\\*repo.PG\\).Load: context.Background\\(\\) at repo.go:19"
+// Get calls the store through its interface: one of its implementations drops the ctx, the
+// other passes it on, so the call may well keep its deadline: no fact.
+func (s *Service) Get(ctx context.Context, id string) (string, error) {
 	return s.store.Load(ctx, id)
 }
 
@@ -43,11 +44,11 @@ func NewCached(good *repo.Good) *Cached {
 
 // Get calls the method stored in the field; declared before it, so its fact is not known yet
 // when Get is summarised.
-func (c *Cached) Get(ctx context.Context, id string) (string, error) { // want Get:"drops ctx: service.Cached.refresh: context.Background\\(\\) at service.go:51"
+func (c *Cached) Get(ctx context.Context, id string) (string, error) { // want Get:"drops ctx: service.Cached.refresh: context.Background\\(\\) at service.go:52"
 	return c.load(ctx, id)
 }
 
-func (c *Cached) refresh(_ context.Context, id string) (string, error) { // want refresh:"drops ctx: context.Background\\(\\) at service.go:51"
+func (c *Cached) refresh(_ context.Context, id string) (string, error) { // want refresh:"drops ctx: context.Background\\(\\) at service.go:52"
 	return c.good.Load(context.Background(), id)
 }
 

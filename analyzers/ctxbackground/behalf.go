@@ -1,0 +1,124 @@
+package ctxbackground
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/callees"
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+// What a transitive report claims — "this handler's deadline is lost in that helper" — is true
+// only where the helper's work is done for this request. These predicates draw the line: the
+// chain from a request scope to a root stops at work with a lifetime of its own (a goroutine a
+// callee starts), at cleanup (a deferred call), at one-time initialisation, and at
+// interface calls one of whose implementations may pass the caller's ctx on.
+
+// onBehalf reports whether the call instruction, in fn (not a request scope), runs as part of
+// the call to fn: not on a goroutine fn starts (its lifetime is fn's business: shard
+// acquisition, prefetch workers, fan-out shared by many requests), not deferred (cleanup), and
+// not in a literal run by sync.Once (initialisation shared by every later request), and not
+// only once the ctx is done (killing the caller's query after it gave up).
+func onBehalf(instr ssa.CallInstruction) bool {
+	switch instr.(type) {
+	case *ssa.Go, *ssa.Defer:
+		return false
+	}
+	return !ctxorigin.InOnceFunc(instr.Parent()) && !ctxorigin.AfterDone(instr)
+}
+
+// boundedRoot reports whether the root origin o is given a deadline before it is used: a fresh
+// budget, which in deferred cleanup is the idiom.
+func boundedRoot(o ctxorigin.Origin) bool { return o.Deadline }
+
+// ignoresCtx reports whether the implementation t does nothing with the ctx it takes (an
+// in-memory store behind an interface, which neither keeps nor loses a deadline), as ctxssa
+// tells from its body or its package's fact. An implementation out of sight may pass its ctx on.
+func (d *dropper) ignoresCtx(t callees.Target) bool {
+	return t.Obj != nil && d.res.IgnoresCtx(t.Obj)
+}
+
+// inDeferred reports whether fn is, or is nested in, a function literal its creator defers:
+// cleanup that runs as the handler returns, when a bounded fresh ctx is the idiom
+// (ctx, cancel := context.WithTimeout(context.Background(), d) for a deferred delete).
+func inDeferred(fn *ssa.Function) bool {
+	for ; fn != nil && fn.Parent() != nil; fn = fn.Parent() {
+		if deferredLiteral(fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// deferredLiteral reports whether the function literal fn is called by a defer statement.
+func deferredLiteral(fn *ssa.Function) bool {
+	vals := []ssa.Value{fn}
+	if refs := fn.Referrers(); refs != nil {
+		for _, ref := range *refs {
+			if mc, ok := ref.(*ssa.MakeClosure); ok {
+				vals = append(vals, mc)
+			}
+		}
+	}
+	for _, v := range vals {
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, ref := range *refs {
+			if d, ok := ref.(*ssa.Defer); ok && d.Call.Value == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isClientAdapter reports whether t, an implementation of an interface a server calls, wraps
+// a gRPC client: it is the service's own client side (a plugin's client stub), whose methods
+// forward to the remote server — not work the server does for its caller.
+func isClientAdapter(t callees.Target) bool {
+	if t.Obj == nil {
+		return false
+	}
+	recv := t.Obj.Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	typ := recv.Type()
+	if p, ok := types.Unalias(typ).(*types.Pointer); ok {
+		typ = p.Elem()
+	}
+	st, ok := typ.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if isGRPCClient(st.Field(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// isGRPCClient reports whether t is a gRPC client: grpc.ClientConnInterface, *grpc.ClientConn,
+// or a type with a method whose last parameter is ...grpc.CallOption (a generated client).
+func isGRPCClient(t types.Type) bool {
+	if typesutil.IsNamed(t, typesutil.GRPCPath, "ClientConnInterface") || typesutil.IsPointerToNamed(t, typesutil.GRPCPath, "ClientConn") {
+		return true
+	}
+	ms := types.NewMethodSet(t)
+	for i := 0; i < ms.Len(); i++ {
+		sig, ok := ms.At(i).Type().(*types.Signature)
+		if !ok || !sig.Variadic() {
+			continue
+		}
+		last := sig.Params().At(sig.Params().Len() - 1).Type()
+		if sl, ok := last.(*types.Slice); ok && typesutil.IsNamed(sl.Elem(), typesutil.GRPCPath, "CallOption") {
+			return true
+		}
+	}
+	return false
+}

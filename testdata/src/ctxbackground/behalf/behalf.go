@@ -1,0 +1,201 @@
+// Package behalf holds a warehouse service whose handlers call helpers that use root contexts
+// for work not done on the request's behalf — a goroutine with a lifetime of its own, deferred
+// cleanup, one-time initialisation deeper in the chain, a budget the helper sets on purpose,
+// an interface whose implementations do not all drop, the service's own client adapter — next
+// to the helpers that really do lose the caller's deadline.
+package behalf
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"example.com/gen/catalogpb"
+	"google.golang.org/grpc"
+)
+
+type db interface {
+	Exec(ctx context.Context, q string) error
+}
+
+// Warehouse serves the catalog.
+type Warehouse struct {
+	catalogpb.UnimplementedCatalogServer
+	db    db
+	once  sync.Once
+	stock Stock
+	peer  Stock
+}
+
+// Stock is what a handler asks about availability.
+type Stock interface {
+	Reserve(ctx context.Context, id string) error
+}
+
+// prefetch starts a worker that outlives the call: its lifetime is its own.
+func (w *Warehouse) prefetch(ctx context.Context, id string) {
+	go func() {
+		_ = w.db.Exec(context.Background(), "prefetch "+id)
+	}()
+}
+
+// spawn starts a method on a goroutine with a root: the same.
+func (w *Warehouse) spawn(ctx context.Context) {
+	go w.sweep(context.Background())
+}
+
+func (w *Warehouse) sweep(ctx context.Context) { _ = w.db.Exec(ctx, "sweep") }
+
+// release gives back what the request held; it runs deferred.
+func (w *Warehouse) release(id string) { // want release:"drops ctx"
+	_ = w.db.Exec(context.Background(), "release "+id)
+}
+
+// closeAll cleans up in a deferred call of its own.
+func (w *Warehouse) closeAll(ctx context.Context) error {
+	defer w.release("all")
+	return w.db.Exec(ctx, "close")
+}
+
+// warm initialises shared state once, one call below the helper the handler calls.
+func (w *Warehouse) warm() {
+	w.once.Do(func() { _ = w.db.Exec(context.Background(), "warm") })
+}
+
+func (w *Warehouse) ensure(ctx context.Context) error {
+	w.warm()
+	return w.db.Exec(ctx, "ensure")
+}
+
+// budget replaces the caller's remaining deadline with a fresh one, and drops its
+// cancellation: outside cleanup, that is a lost deadline.
+func (w *Warehouse) budget(id string) error { // want budget:"drops ctx"
+	bctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	return w.db.Exec(bctx, "budget "+id)
+}
+
+// drop really runs the caller's work with a root, synchronously.
+func (w *Warehouse) drop(ctx context.Context, id string) error { // want drop:"drops ctx"
+	return w.db.Exec(context.Background(), "drop "+id)
+}
+
+// localStock passes the ctx on; remoteStock drops it; memStock ignores it. The interface call
+// may keep its deadline.
+type localStock struct{ db db }
+
+func (s localStock) Reserve(ctx context.Context, id string) error { return s.db.Exec(ctx, id) }
+
+type memStock struct{}
+
+func (memStock) Reserve(ctx context.Context, id string) error { return nil }
+
+type remoteStock struct{ db db }
+
+func (s remoteStock) Reserve(ctx context.Context, id string) error { // want Reserve:"drops ctx"
+	return s.db.Exec(context.TODO(), id)
+}
+
+// query kills its statement when the caller gives up: that work starts because the caller's
+// ctx is done, with a fresh ctx of its own.
+func (w *Warehouse) query(ctx context.Context, q string) error {
+	stop := context.AfterFunc(ctx, func() {
+		kctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = w.db.Exec(kctx, "KILL QUERY")
+	})
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- w.db.Exec(ctx, q) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		_ = w.db.Exec(context.Background(), "ROLLBACK")
+		return ctx.Err()
+	}
+}
+
+// await blocks until the caller gives up, then cleans up with a root.
+func (w *Warehouse) await(ctx context.Context) {
+	<-ctx.Done()
+	_ = w.db.Exec(context.Background(), "cleanup")
+}
+
+func (w *Warehouse) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	id := req.GetId()
+	_ = w.query(ctx, "SELECT 1")
+	w.await(ctx)
+	w.prefetch(ctx, id)
+	w.spawn(ctx)
+	_ = w.closeAll(ctx)
+	defer w.release(id) // deferred cleanup: not reported
+	_ = w.ensure(ctx)
+	_ = w.budget(id) // want `Warehouse.budget, called in handler Warehouse.GetItem, runs ctx-taking work with context.Background\(\)`
+	_ = w.stock.Reserve(ctx, id) // one implementation passes ctx on: silent
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.Background(), time.Second) // bounded cleanup: the idiom
+		defer cancel()
+		_ = w.db.Exec(cctx, "unlock "+id)
+	}()
+	defer func() {
+		_ = w.db.Exec(context.Background(), "unbounded unlock "+id) // want `context.Background\(\) in handler Warehouse.GetItem drops the caller's deadline`
+	}()
+	if err := w.drop(ctx, id); err != nil { // want `Warehouse.drop, called in handler Warehouse.GetItem, runs ctx-taking work with context.Background\(\)`
+		return nil, err
+	}
+	return &catalogpb.Item{Id: id}, nil
+}
+
+// Both implementations of Ledger drop, and the third ignores its ctx: the interface call
+// drops.
+type Ledger interface {
+	Post(ctx context.Context, id string) error
+}
+
+type nopLedger struct{}
+
+func (nopLedger) Post(ctx context.Context, id string) error { return nil }
+
+type pgLedger struct{ db db }
+
+func (l pgLedger) Post(ctx context.Context, id string) error { // want Post:"drops ctx"
+	return l.db.Exec(context.Background(), id)
+}
+
+type memLedger struct{ db db }
+
+func (l *memLedger) Post(ctx context.Context, id string) error { // want Post:"drops ctx"
+	return l.db.Exec(context.TODO(), id)
+}
+
+// stockClient is the service's own client side: it forwards to a remote server through a
+// gRPC client, and is no part of what this server does for its caller.
+type stockClient struct {
+	cc  grpc.ClientConnInterface
+	alt Stock
+}
+
+func (c *stockClient) Reserve(ctx context.Context, id string) error { // want Reserve:"drops ctx"
+	return c.alt.Reserve(context.Background(), id)
+}
+
+// Ledgers routes to a ledger and a remote stock.
+type Ledgers struct {
+	catalogpb.UnimplementedCatalogServer
+	ledger Ledger
+	remote Stock
+}
+
+func (l *Ledgers) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	if err := l.ledger.Post(ctx, req.GetId()); err != nil { // want `Ledger.*Post, called in handler Ledgers.GetItem, runs ctx-taking work with context`
+		return nil, err
+	}
+	_ = l.remote.Reserve(ctx, req.GetId()) // remoteStock drops, localStock passes on, stockClient is a client: silent
+	return &catalogpb.Item{Id: req.GetId()}, nil
+}
+
+func register(s *grpc.Server, w *Warehouse, l *Ledgers) {
+	catalogpb.RegisterCatalogServer(s, w)
+	catalogpb.RegisterCatalogServer(s, l)
+}
