@@ -33,7 +33,32 @@ func (c *checker) unbounded(s *site, ctx ssa.Value) []ctxorigin.Origin {
 func (c *checker) defaulted(fn *ssa.Function, set ctxorigin.Set, o ctxorigin.Origin) bool {
 	for _, b := range set {
 		if b.Deadline && !b.Opaque && b.Kind == o.Kind && b.Call == o.Call && b.Desc == o.Desc && b.Param == o.Param {
-			return c.checksDeadline(fn)
+			return c.checksDeadline(fn) || optionalTimeout(fn)
+		}
+	}
+	return false
+}
+
+// optionalTimeout reports whether fn, or a function enclosing it, branches on a comparison of
+// a time.Duration with a constant: the deadline is applied only when the user asks for one
+// (`if *timeout > 0 { ctx, cancel = context.WithTimeout(ctx, *timeout) }`, a -timeout flag that
+// defaults to none). No deadline on the other path is the user's decision.
+func optionalTimeout(fn *ssa.Function) bool {
+	for f := fn; f != nil; f = f.Parent() {
+		for _, b := range f.Blocks {
+			cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			op, ok := cond.Cond.(*ssa.BinOp)
+			if !ok {
+				continue
+			}
+			_, xConst := op.X.(*ssa.Const)
+			_, yConst := op.Y.(*ssa.Const)
+			if (xConst || yConst) && typesutil.IsNamed(op.X.Type(), "time", "Duration") {
+				return true
+			}
 		}
 	}
 	return false

@@ -27,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       ruledoc.URL(name),
 	Requires:  []*analysis.Analyzer{ctxssa.Analyzer},
 	Run:       run,
-	FactTypes: []analysis.Fact{new(needsDeadline), new(defaultingConn), new(defaultingInterceptor)},
+	FactTypes: []analysis.Fact{new(needsDeadline), new(defaultingConn), new(defaultingInterceptor), new(noCtxAPI)},
 }
 
 // The rule's flags, -missingdeadline.<name> on the command line.
@@ -365,20 +365,66 @@ func (c *checker) exportFacts() {
 // report reports every site that hands an RPC a ctx created, on some path, from
 // context.Background() or TODO() with no deadline added. A context.WithoutCancel origin is
 // left to the detach rule, which reports an unbounded one at the WithoutCancel call: one
-// report per lost deadline.
+// report per lost deadline. A root made in an exported function that takes no ctx (a
+// library's convenience API) is reported at that API's callers instead (apiCallers).
 func (c *checker) report(rep *report.Reporter) {
+	apis := make(map[*types.Func]*noCtxAPI)
 	for _, s := range c.sites {
 		ctx, path, ok := c.target(s)
 		if !ok {
 			continue
 		}
 		for _, o := range c.unbounded(s, ctx) {
-			if o.Kind == ctxorigin.Root {
-				rep.Report(c.diagnostic(s, o, path))
+			if o.Kind != ctxorigin.Root {
+				continue
+			}
+			if api, ok := c.isNoCtxAPI(s.fn); ok && o.Call != nil && c.isConvenienceCall(s, o.Call) {
+				if apis[api] == nil {
+					apis[api] = &noCtxAPI{Path: path, Root: rootName(o)}
+				}
 				break
+			}
+			rep.Report(c.diagnostic(s, o, path))
+			break
+		}
+	}
+	c.apiCallers(rep, apis)
+}
+
+// isConvenienceCall reports whether site s is the one ctx-taking call of its function, given
+// the root made by root written in its arguments: Foo() { return FooContext(context.Background(),
+// …) }, a convenience wrapper's shape. A function doing more with a root of its own (a worker's
+// loop, a job) decides the deadline itself.
+func (c *checker) isConvenienceCall(s *site, root *ssa.Call) bool {
+	pos, end := c.res.CallRange(s.instr)
+	if !end.IsValid() || root.Pos() < pos || root.Pos() >= end {
+		return false
+	}
+	decl := s.fn
+	for decl.Parent() != nil {
+		decl = decl.Parent()
+	}
+	n := 0
+	for _, f := range append([]*ssa.Function{decl}, decl.AnonFuncs...) {
+		n += len(ctxorigin.Sinks(f))
+		if hasLoop(f) {
+			return false
+		}
+	}
+	return n == 1
+}
+
+// hasLoop reports whether fn's control flow has a cycle: a block one of whose successors
+// dominates it.
+func hasLoop(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, s := range b.Succs {
+			if s.Dominates(b) {
+				return true
 			}
 		}
 	}
+	return false
 }
 
 // funcName names a function of the package in messages.

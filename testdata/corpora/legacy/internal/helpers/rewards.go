@@ -31,7 +31,7 @@ func ListActiveRewards(tier string) ([]*rewardsv1.Reward, error) {
 	}
 	catMu.Unlock()
 
-	resp, err := rewardsClient.ListRewards(context.TODO(), &rewardsv1.ListRewardsRequest{Tier: tier}) // BUG: missingdeadline
+	resp, err := rewardsClient.ListRewards(context.TODO(), &rewardsv1.ListRewardsRequest{Tier: tier}) // OK: a convenience API (no ctx, one RPC with an inline root): reported at its callers (precision issue)
 	if err != nil {
 		return nil, fmt.Errorf("list rewards %s: %w", tier, err)
 	}

