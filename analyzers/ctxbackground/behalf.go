@@ -29,6 +29,27 @@ func onBehalf(instr ssa.CallInstruction) bool {
 	return !ctxorigin.InOnceFunc(instr.Parent()) && !ctxorigin.AfterDone(instr)
 }
 
+// dynamic reports whether instr calls a function value loaded from somewhere the analysis
+// cannot follow (a pool's factory in a struct field): what it does with the root it is given is
+// out of sight, and a call whose targets are not known stays silent. A callback parameter is
+// not dynamic: the caller hands it in, in sight (retry.Do(ctx, func(ctx) …)).
+func dynamic(instr ssa.CallInstruction) bool {
+	common := instr.Common()
+	if common.IsInvoke() || common.StaticCallee() != nil {
+		return false
+	}
+	switch v := common.Value.(type) {
+	case *ssa.Parameter, *ssa.FreeVar:
+		return false
+	case *ssa.UnOp: // a load: of a spilled parameter or captured local, or of a field
+		switch v.X.(type) {
+		case *ssa.Alloc, *ssa.FreeVar:
+			return false
+		}
+	}
+	return true
+}
+
 // boundedRoot reports whether the root origin o is given a deadline before it is used: a fresh
 // budget, which in deferred cleanup is the idiom.
 func boundedRoot(o ctxorigin.Origin) bool { return o.Deadline }

@@ -101,7 +101,7 @@ func (d *dropper) dropsIn(fn *ssa.Function) *drop {
 func (d *dropper) ownRoot(fn *ssa.Function) *drop {
 	for _, f := range withLiterals(fn) {
 		for _, s := range ctxorigin.Sinks(f) {
-			if !onBehalf(s.Instr) {
+			if !onBehalf(s.Instr) || dynamic(s.Instr) {
 				continue
 			}
 			for _, o := range d.info.Origins.Of(s.Ctx) {

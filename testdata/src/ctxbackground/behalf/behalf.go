@@ -25,6 +25,7 @@ type Warehouse struct {
 	once  sync.Once
 	stock Stock
 	peer  Stock
+	open  func(context.Context) error // set by the caller of New, out of sight
 }
 
 // Stock is what a handler asks about availability.
@@ -73,6 +74,16 @@ func (w *Warehouse) budget(id string) error { // want budget:"drops ctx"
 	bctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	return w.db.Exec(bctx, "budget "+id)
+}
+
+// viaFactory hands a root to a function value kept in a field, out of sight: silent.
+func (w *Warehouse) viaFactory(ctx context.Context) error {
+	return w.open(context.Background())
+}
+
+// viaCallback hands a root to the callback it is given: in sight of its caller, a drop.
+func (w *Warehouse) viaCallback(ctx context.Context, fn func(context.Context) error) error { // want viaCallback:"drops ctx"
+	return fn(context.Background())
 }
 
 // drop really runs the caller's work with a root, synchronously.
@@ -131,6 +142,7 @@ func (w *Warehouse) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) 
 	_ = w.closeAll(ctx)
 	defer w.release(id) // deferred cleanup: not reported
 	_ = w.ensure(ctx)
+	_ = w.viaFactory(ctx)
 	_ = w.budget(id) // want `Warehouse.budget, called in handler Warehouse.GetItem, runs ctx-taking work with context.Background\(\)`
 	_ = w.stock.Reserve(ctx, id) // one implementation passes ctx on: silent
 	defer func() {
