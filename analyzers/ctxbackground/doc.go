@@ -31,7 +31,18 @@
 // site, once per handler and root, with the chain of calls in the message. Calls through an
 // interface follow its implementations declared in the package and the packages it imports;
 // calls of a func-typed field follow the functions stored into it in the package; where the
-// candidates are not known, nothing is reported. A helper — in any package of the module —
+// candidates are not known, nothing is reported. An interface call drops only when no
+// implementation passes its ctx on (one that ignores its ctx is neutral; the service's own
+// gRPC client adapter and types of _test.go files are no candidates).
+//
+// A transitive report claims the handler's deadline is lost in work done for it. The chain
+// therefore stops at work that is not: a goroutine a callee starts (its lifetime is its own), a
+// deferred call (cleanup), a literal run by sync.Once anywhere on the chain, work that runs only
+// once the ctx is done (context.AfterFunc, after <-ctx.Done() or in its select case), and a
+// root handed to a function value loaded from a field (out of sight). In the handler itself, a
+// bounded fresh ctx in a deferred function literal is the cleanup idiom and is not reported.
+//
+// A helper — in any package of the module —
 // that returns a root context which the handler then works with (ctxutil.NewRoot(),
 // telemetry.StartLinked(ctx) returning a span on context.Background()) is reported at the
 // handler's call of the helper, with the work it reaches as related positions. When a handler
