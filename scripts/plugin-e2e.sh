@@ -155,7 +155,7 @@ check "--fix passes the request ctx, the result builds and the findings are gone
 # the same rule names, given the same setting; it does not read //nolint, so
 # it also reports orders.go:32.
 (cd "$root" && go build -o "$work/deadlinelint" ./cmd/deadlinelint)
-standalone=$(cd "$fixture" && "$work/deadlinelint" \
+standalone=$(cd "$fixture" && "$work/deadlinelint" -detach.strict \
 	-missingdeadline.clientapis=example.com/fixture/inventory.Client.Reserve ./... || true)
 got=$(sed -nE 's#^(plugin/testdata/fixture/)?([^ ]+:[0-9]+:[0-9]+): .* \(([a-z]+)\)$#\2 \3#p' <<<"$standalone" | sort)
 want=$(printf '%s\n%s\n' "$expected" "orders/orders.go:32:23 ctxbackground" | sort)

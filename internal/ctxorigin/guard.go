@@ -196,3 +196,77 @@ func passedTo(fn *ssa.Function, is func(types.Object) bool) bool {
 	}
 	return false
 }
+
+// FirstUse reports whether instr runs only on the first use of shared state: it is dominated
+// by a branch on a struct field (if p.isOpen { return }, if c.conn == nil { … }) that the same
+// function then sets — an idempotent Open, a connection or cache built once and kept. What it
+// builds serves every later request and must not be cut short by the one that triggered it.
+func FirstUse(instr ssa.Instruction) bool {
+	fn, b := instr.Parent(), instr.Block()
+	if fn == nil || b == nil {
+		return false
+	}
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		if fa := guardField(cond.Cond); fa != nil && storesField(fn, fa) {
+			return true
+		}
+	}
+	return false
+}
+
+// guardField returns the field address whose loaded value the condition tests: the field
+// itself (a bool), its negation, or its comparison with a constant such as nil.
+func guardField(v ssa.Value) *ssa.FieldAddr {
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		if v.Op == token.NOT {
+			return guardField(v.X)
+		}
+		if v.Op == token.MUL {
+			fa, _ := v.X.(*ssa.FieldAddr)
+			return fa
+		}
+	case *ssa.BinOp:
+		if v.Op != token.EQL && v.Op != token.NEQ {
+			return nil
+		}
+		if _, ok := v.Y.(*ssa.Const); ok {
+			return guardField(v.X)
+		}
+		if _, ok := v.X.(*ssa.Const); ok {
+			return guardField(v.Y)
+		}
+	}
+	return nil
+}
+
+// storesField reports whether fn stores to the field fa addresses, on the same base value.
+func storesField(fn *ssa.Function, fa *ssa.FieldAddr) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			if sfa, ok := st.Addr.(*ssa.FieldAddr); ok && sfa.Field == fa.Field && sameBase(sfa.X, fa.X) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sameBase reports whether x and y are the same struct pointer: the same value, or loads of the
+// same local variable (a receiver spilled because a closure captures it).
+func sameBase(x, y ssa.Value) bool {
+	if x == y {
+		return true
+	}
+	lx, ok1 := x.(*ssa.UnOp)
+	ly, ok2 := y.(*ssa.UnOp)
+	return ok1 && ok2 && lx.Op == token.MUL && ly.Op == token.MUL && lx.X == ly.X
+}

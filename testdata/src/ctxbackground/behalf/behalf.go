@@ -26,6 +26,9 @@ type Warehouse struct {
 	stock Stock
 	peer  Stock
 	open  func(context.Context) error // set by the caller of New, out of sight
+
+	opened bool
+	conn   *int
 }
 
 // Stock is what a handler asks about availability.
@@ -86,6 +89,32 @@ func (w *Warehouse) viaCallback(ctx context.Context, fn func(context.Context) er
 	return fn(context.Background())
 }
 
+// openPool opens the shared pool once and keeps it: later requests reuse it.
+func (w *Warehouse) openPool(ctx context.Context) error {
+	if w.opened {
+		return nil
+	}
+	w.opened = true
+	return w.db.Exec(context.Background(), "CREATE POOL")
+}
+
+// lazyConn dials on first use and keeps the connection.
+func (w *Warehouse) lazyConn(ctx context.Context) error {
+	if w.conn == nil {
+		w.conn = new(int)
+		return w.db.Exec(context.Background(), "CONNECT")
+	}
+	return nil
+}
+
+// everyTime checks a field it never sets: not a first use, a drop.
+func (w *Warehouse) everyTime(ctx context.Context) error { // want everyTime:"drops ctx"
+	if w.opened {
+		return w.db.Exec(context.Background(), "PING")
+	}
+	return nil
+}
+
 // drop really runs the caller's work with a root, synchronously.
 func (w *Warehouse) drop(ctx context.Context, id string) error { // want drop:"drops ctx"
 	return w.db.Exec(context.Background(), "drop "+id)
@@ -143,6 +172,9 @@ func (w *Warehouse) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) 
 	defer w.release(id) // deferred cleanup: not reported
 	_ = w.ensure(ctx)
 	_ = w.viaFactory(ctx)
+	_ = w.openPool(ctx)
+	_ = w.lazyConn(ctx)
+	_ = w.everyTime(ctx) // want `Warehouse.everyTime, called in handler Warehouse.GetItem, runs ctx-taking work with context.Background\(\)`
 	_ = w.budget(id) // want `Warehouse.budget, called in handler Warehouse.GetItem, runs ctx-taking work with context.Background\(\)`
 	_ = w.stock.Reserve(ctx, id) // one implementation passes ctx on: silent
 	defer func() {
