@@ -67,32 +67,8 @@ func (d *dropper) ignoresCtx(t callees.Target) bool {
 // (ctx, cancel := context.WithTimeout(context.Background(), d) for a deferred delete).
 func inDeferred(fn *ssa.Function) bool {
 	for ; fn != nil && fn.Parent() != nil; fn = fn.Parent() {
-		if deferredLiteral(fn) {
+		if ctxorigin.Deferred(fn) {
 			return true
-		}
-	}
-	return false
-}
-
-// deferredLiteral reports whether the function literal fn is called by a defer statement.
-func deferredLiteral(fn *ssa.Function) bool {
-	vals := []ssa.Value{fn}
-	if refs := fn.Referrers(); refs != nil {
-		for _, ref := range *refs {
-			if mc, ok := ref.(*ssa.MakeClosure); ok {
-				vals = append(vals, mc)
-			}
-		}
-	}
-	for _, v := range vals {
-		refs := v.Referrers()
-		if refs == nil {
-			continue
-		}
-		for _, ref := range *refs {
-			if d, ok := ref.(*ssa.Defer); ok && d.Call.Value == v {
-				return true
-			}
 		}
 	}
 	return false

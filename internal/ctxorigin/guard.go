@@ -71,27 +71,7 @@ func InOnceFunc(fn *ssa.Function) bool {
 // runByOnce reports whether the function literal fn is passed to sync.Once.Do or one of the
 // sync.Once* wrappers.
 func runByOnce(fn *ssa.Function) bool {
-	vals := []ssa.Value{fn}
-	if refs := fn.Referrers(); refs != nil {
-		for _, ref := range *refs {
-			if mc, ok := ref.(*ssa.MakeClosure); ok {
-				vals = append(vals, mc)
-			}
-		}
-	}
-	for _, v := range vals {
-		refs := v.Referrers()
-		if refs == nil {
-			continue
-		}
-		for _, ref := range *refs {
-			call, ok := ref.(*ssa.Call)
-			if ok && isOnceRunner(Callee(call.Common())) && slices.Contains(call.Common().Args, v) {
-				return true
-			}
-		}
-	}
-	return false
+	return passedTo(fn, func(obj types.Object) bool { f, _ := obj.(*types.Func); return isOnceRunner(f) })
 }
 
 // isOnceRunner reports whether fn runs its function argument at most once.
@@ -175,6 +155,15 @@ func isAfterFunc(obj types.Object) bool { return typesutil.IsFunc(obj, "context"
 // passedTo reports whether the function literal fn is an argument of a call whose callee
 // satisfies is.
 func passedTo(fn *ssa.Function, is func(types.Object) bool) bool {
+	return usedBy(fn, func(v ssa.Value, ref ssa.Instruction) bool {
+		call, ok := ref.(*ssa.Call)
+		return ok && is(Callee(call.Common())) && slices.Contains(call.Common().Args, v)
+	})
+}
+
+// usedBy reports whether some instruction using the function literal fn — itself, or the
+// closure a MakeClosure makes of it — satisfies use.
+func usedBy(fn *ssa.Function, use func(v ssa.Value, ref ssa.Instruction) bool) bool {
 	vals := []ssa.Value{fn}
 	if refs := fn.Referrers(); refs != nil {
 		for _, ref := range *refs {
@@ -184,17 +173,23 @@ func passedTo(fn *ssa.Function, is func(types.Object) bool) bool {
 		}
 	}
 	for _, v := range vals {
-		refs := v.Referrers()
-		if refs == nil {
-			continue
-		}
-		for _, ref := range *refs {
-			if call, ok := ref.(*ssa.Call); ok && is(Callee(call.Common())) && slices.Contains(call.Common().Args, v) {
-				return true
+		if refs := v.Referrers(); refs != nil {
+			for _, ref := range *refs {
+				if use(v, ref) {
+					return true
+				}
 			}
 		}
 	}
 	return false
+}
+
+// Deferred reports whether the function literal fn is called by a defer statement.
+func Deferred(fn *ssa.Function) bool {
+	return usedBy(fn, func(v ssa.Value, ref ssa.Instruction) bool {
+		d, ok := ref.(*ssa.Defer)
+		return ok && d.Call.Value == v
+	})
 }
 
 // FirstUse reports whether instr runs only on the first use of shared state: it is dominated
