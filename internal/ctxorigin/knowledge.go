@@ -129,7 +129,22 @@ var readers = []reader{
 	// OpenTelemetry: the span of a ctx.
 	{"go.opentelemetry.io/otel/trace", "", "SpanFromContext"},
 	{"go.opentelemetry.io/otel/trace", "", "SpanContextFromContext"},
+	// OpenTelemetry metric instruments read the ctx's span and baggage for exemplars; a
+	// measurement is recorded in memory, with no I/O that could outlive the request.
+	{otelMetric, "Int64Counter", "Add"},
+	{otelMetric, "Float64Counter", "Add"},
+	{otelMetric, "Int64UpDownCounter", "Add"},
+	{otelMetric, "Float64UpDownCounter", "Add"},
+	{otelMetric, "Int64Histogram", "Record"},
+	{otelMetric, "Float64Histogram", "Record"},
+	{otelMetric, "Int64Gauge", "Record"},
+	{otelMetric, "Float64Gauge", "Record"},
+	// OpenTelemetry logs: a record is handed to the processors with the ctx's values.
+	{"go.opentelemetry.io/otel/log", "Logger", "Emit"},
+	{"go.opentelemetry.io/otel/log", "Logger", "Enabled"},
 }
+
+const otelMetric = "go.opentelemetry.io/otel/metric"
 
 // IsReader reports whether fn only reads from, or logs with, its ctx argument.
 func IsReader(fn *types.Func) bool {

@@ -28,6 +28,8 @@ var stubPackages = []string{
 	"google.golang.org/grpc/status",
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/timeout",
 	"go.opentelemetry.io/otel/trace",
+	"go.opentelemetry.io/otel/metric",
+	"go.opentelemetry.io/otel/log",
 }
 
 // TestStubsTypeCheck loads every package under testdata/src in GOPATH mode,

@@ -10,6 +10,9 @@ import (
 	"sync"
 	"time"
 
+	otellog "go.opentelemetry.io/otel/log"
+	"go.opentelemetry.io/otel/metric"
+
 	"example.com/gen/catalogpb"
 	"google.golang.org/grpc"
 )
@@ -29,6 +32,10 @@ type Warehouse struct {
 
 	opened bool
 	conn   *int
+
+	hits    metric.Int64Counter
+	latency metric.Float64Histogram
+	logger  otellog.Logger
 }
 
 // Stock is what a handler asks about availability.
@@ -115,6 +122,13 @@ func (w *Warehouse) everyTime(ctx context.Context) error { // want everyTime:"dr
 	return nil
 }
 
+// measure records a metric and a log with a root: a ctx that only carries values is no work.
+func (w *Warehouse) measure(ctx context.Context, n int64) {
+	w.hits.Add(context.Background(), n)
+	w.latency.Record(context.Background(), 1.5)
+	w.logger.Emit(context.Background(), otellog.Record{})
+}
+
 // drop really runs the caller's work with a root, synchronously.
 func (w *Warehouse) drop(ctx context.Context, id string) error { // want drop:"drops ctx"
 	return w.db.Exec(context.Background(), "drop "+id)
@@ -173,6 +187,7 @@ func (w *Warehouse) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) 
 	_ = w.ensure(ctx)
 	_ = w.viaFactory(ctx)
 	_ = w.openPool(ctx)
+	w.measure(ctx, 1)
 	_ = w.lazyConn(ctx)
 	_ = w.everyTime(ctx) // want `Warehouse.everyTime, called in handler Warehouse.GetItem, runs ctx-taking work with context.Background\(\)`
 	_ = w.budget(id) // want `Warehouse.budget, called in handler Warehouse.GetItem, runs ctx-taking work with context.Background\(\)`
