@@ -1,0 +1,76 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCheck runs the comparison on findings and verdicts made up for it: a finding without a
+// verdict and a REAL verdict no longer reported both fail the run; NOISE findings count against
+// precision, DEBATABLE ones not at all.
+func TestCheck(t *testing.T) {
+	mods := []module{{key: "example.com/svc@v1.0.0"}}
+	k := func(file string, line int, rule string) findingKey {
+		return findingKey{"example.com/svc@v1.0.0", file, line, rule}
+	}
+	vs := map[findingKey]verdict{
+		k("a.go", 1, "ctxbackground"): {key: k("a.go", 1, "ctxbackground"), verdict: "REAL"},
+		k("a.go", 2, "ctxbackground"): {key: k("a.go", 2, "ctxbackground"), verdict: "NOISE"},
+		k("b.go", 3, "detach"):        {key: k("b.go", 3, "detach"), verdict: "DEBATABLE"},
+		k("c.go", 4, "ctxflow"):       {key: k("c.go", 4, "ctxflow"), verdict: "REAL"},
+	}
+	fs := []finding{
+		{key: k("a.go", 1, "ctxbackground")},
+		{key: k("a.go", 2, "ctxbackground")},
+		{key: k("b.go", 3, "detach")},
+		{key: k("d.go", 5, "ctxless"), message: "new"},
+	}
+	newOut := filepath.Join(t.TempDir(), "new.tsv")
+	var out strings.Builder
+	err := check(&out, mods, vs, fs, newOut)
+	if err == nil || !strings.Contains(err.Error(), "1 findings without a verdict, 1 REAL findings lost") {
+		t.Fatalf("check: error %v, want one unjudged and one lost", err)
+	}
+	for _, want := range []string{
+		"ctxbackground           2      1      1         0        0      50.0%",
+		"detach                  1      0      0         1        0          -",
+		"LOST REAL  example.com/svc@v1.0.0 c.go:4 ctxflow",
+		"NO VERDICT example.com/svc@v1.0.0 d.go:5 ctxless",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	written, err := os.ReadFile(newOut)
+	if err != nil || !strings.HasPrefix(string(written), "example.com/svc@v1.0.0\td.go\t5\tctxless\t?\tnew") {
+		t.Errorf("-new wrote %q (%v)", written, err)
+	}
+	if err := check(&out, mods, vs, fs[:3], ""); err == nil {
+		t.Error("a lost REAL finding passed")
+	}
+}
+
+// TestReadVerdicts rejects a verdict that is none of the three, and a finding judged twice.
+func TestReadVerdicts(t *testing.T) {
+	dir := t.TempDir()
+	write := func(body string) string {
+		p := filepath.Join(dir, "v.tsv")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	line := "m@v1\ta.go\t1\tdetach\t%s\twhy\n"
+	if _, err := readVerdicts(write(strings.Replace(line, "%s", "MAYBE", 1))); err == nil {
+		t.Error("verdict MAYBE accepted")
+	}
+	if _, err := readVerdicts(write(strings.Repeat(strings.Replace(line, "%s", "NOISE", 1), 2))); err == nil {
+		t.Error("a finding judged twice accepted")
+	}
+	vs, err := readVerdicts(write("# comment\n" + strings.Replace(line, "%s", "REAL", 1)))
+	if err != nil || len(vs) != 1 {
+		t.Errorf("readVerdicts: %v, %d verdicts", err, len(vs))
+	}
+}
