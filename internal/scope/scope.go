@@ -151,8 +151,8 @@ func (f *finder) classify(fn *ssa.Function) *Scope {
 
 func (f *finder) classifyKind(fn *ssa.Function) *Scope {
 	sig := fn.Signature
-	if inTestFile(fn) && !f.isMarked(fn) {
-		return nil // a test double of a server: no caller's deadline to lose
+	if (inTestFile(fn) || inTestSupport(fn)) && !f.isMarked(fn) {
+		return nil // a test double of a server, or test support: no caller's deadline to lose
 	}
 	switch {
 	case sig.Recv() != nil && f.isServiceMethod(fn):
@@ -167,6 +167,21 @@ func (f *finder) classifyKind(fn *ssa.Function) *Scope {
 		}
 	}
 	return nil
+}
+
+// inTestSupport reports whether fn, or a function enclosing it, takes a *testing.T, B, F or a
+// testing.TB: test support (an interceptor literal a test helper installs on its fake server),
+// in or out of a _test.go file.
+func inTestSupport(fn *ssa.Function) bool {
+	for ; fn != nil; fn = fn.Parent() {
+		params := fn.Signature.Params()
+		for i := 0; i < params.Len(); i++ {
+			if typesutil.IsTestingType(params.At(i).Type()) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // inTestFile reports whether fn is declared in a _test.go file.
