@@ -109,12 +109,7 @@ func isGRPCClient(t types.Type) bool {
 	}
 	ms := types.NewMethodSet(t)
 	for i := 0; i < ms.Len(); i++ {
-		sig, ok := ms.At(i).Type().(*types.Signature)
-		if !ok || !sig.Variadic() {
-			continue
-		}
-		last := sig.Params().At(sig.Params().Len() - 1).Type()
-		if sl, ok := last.(*types.Slice); ok && typesutil.IsNamed(sl.Elem(), typesutil.GRPCPath, "CallOption") {
+		if sig, ok := ms.At(i).Type().(*types.Signature); ok && typesutil.TakesCallOptions(sig) {
 			return true
 		}
 	}

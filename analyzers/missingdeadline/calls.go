@@ -104,13 +104,10 @@ func generatedShape(sig *types.Signature) (stream, ok bool) {
 	if s, ok := connectShape(params, r0); ok {
 		return s, true
 	}
-	if results.Len() != 2 || !sig.Variadic() || !isError(results.At(1).Type()) {
+	if results.Len() != 2 || !typesutil.TakesCallOptions(sig) || !isError(results.At(1).Type()) {
 		return false, false
 	}
-	last, _ := params.At(params.Len() - 1).Type().(*types.Slice)
-	if last == nil || !typesutil.IsNamed(last.Elem(), typesutil.GRPCPath, "CallOption") {
-		return false, false
-	}
+	last := params.At(params.Len() - 1).Type().(*types.Slice)
 	if isClientStream(r0, last.Elem()) {
 		return true, true
 	}

@@ -20,6 +20,7 @@ var stubPackages = []string{
 	"example.com/gen/greetv1",
 	"example.com/gen/legacypb",
 	"golang.org/x/sync/errgroup",
+	"golang.org/x/net/context",
 	"google.golang.org/grpc",
 	"google.golang.org/grpc/codes",
 	"google.golang.org/grpc/credentials",

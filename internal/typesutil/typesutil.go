@@ -145,6 +145,16 @@ func Imports(pkg *types.Package, path string) bool {
 	return false
 }
 
+// TakesCallOptions reports whether sig's last parameter is ...grpc.CallOption: the shape of a
+// gRPC client method (generated or hand-written).
+func TakesCallOptions(sig *types.Signature) bool {
+	if !sig.Variadic() {
+		return false
+	}
+	last, _ := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice)
+	return last != nil && IsNamed(last.Elem(), GRPCPath, "CallOption")
+}
+
 // ImportsContext reports whether pkg imports package context (or golang.org/x/net/context).
 func ImportsContext(pkg *types.Package) bool {
 	return Imports(pkg, ContextPath) || Imports(pkg, xnetContext)

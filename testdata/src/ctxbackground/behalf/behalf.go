@@ -11,6 +11,7 @@ import (
 	"time"
 
 	otellog "go.opentelemetry.io/otel/log"
+	xcontext "golang.org/x/net/context"
 	"go.opentelemetry.io/otel/metric"
 
 	"example.com/gen/catalogpb"
@@ -239,11 +240,26 @@ func (c *stockClient) Reserve(ctx context.Context, id string) error { // want Re
 	return c.alt.Reserve(context.Background(), id)
 }
 
+// Runner's only implementation in sight is the client adapter: silent.
+type Runner interface {
+	Run(ctx context.Context, id string) error
+}
+
+type runnerClient struct {
+	cc  grpc.ClientConnInterface
+	alt Stock
+}
+
+func (c *runnerClient) Run(ctx context.Context, id string) error { // want Run:"drops ctx"
+	return c.alt.Reserve(context.Background(), id)
+}
+
 // Ledgers routes to a ledger and a remote stock.
 type Ledgers struct {
 	catalogpb.UnimplementedCatalogServer
 	ledger Ledger
 	remote Stock
+	runner Runner
 }
 
 func (l *Ledgers) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
@@ -251,6 +267,8 @@ func (l *Ledgers) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*
 		return nil, err
 	}
 	_ = l.remote.Reserve(ctx, req.GetId()) // remoteStock drops, localStock passes on, stockClient is a client: silent
+	_ = l.runner.Run(ctx, req.GetId())     // only the client adapter implements Runner: silent
+	_ = l.remote.Reserve(xcontext.Background(), req.GetId()) // want `context.Background\(\) in handler Ledgers.GetItem drops the caller's deadline`
 	return &catalogpb.Item{Id: req.GetId()}, nil
 }
 
