@@ -52,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	info := res.SSA()
-	drops := newDropper(pass, res, info)
+	drops := newDropper(pass, res, info, rep.Suppresses)
 	if transitive {
 		drops.exportFacts()
 	}

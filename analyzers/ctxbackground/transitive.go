@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -19,40 +20,76 @@ import (
 // dropsCtx is the fact exported for a function that, called from anywhere, runs ctx-taking
 // work with a root context of its own instead of its caller's ctx.
 type dropsCtx struct {
-	Root string // the root context, as "context.Background() at file.go:12"
-	Via  string // the chain of calls leading to it from this function, "" if it is here
+	Roots []RootUse // every root it runs work with, in the order found
+}
+
+// A RootUse is one root context a function's work runs with.
+type RootUse struct {
+	Root string // the root context, as "context.Background() at /path/file.go:12"
+	Via  string // the chain of calls leading to it from the function, "" if it is there
 }
 
 // AFact marks dropsCtx as an analysis fact.
 func (*dropsCtx) AFact() {}
 
 func (f *dropsCtx) String() string {
-	if f.Via == "" {
-		return "drops ctx: " + f.Root
+	var parts []string
+	for _, r := range f.Roots {
+		if r.Via == "" {
+			parts = append(parts, r.Root)
+		} else {
+			parts = append(parts, r.Via+": "+r.Root)
+		}
 	}
-	return "drops ctx: " + f.Via + ": " + f.Root
+	return "drops ctx: " + strings.Join(parts, "; ")
 }
 
-// drop is what the package learned about one function: its fact, and for a root in this
-// package, where it is.
+// A root is a RootUse as the package knows it: for a root created in this package, where.
+type root struct {
+	RootUse
+	pos token.Pos // valid when the root is in this package
+}
+
+// drop is what the package learned about one function: the roots its work runs with.
 type drop struct {
-	fact    dropsCtx
-	rootPos token.Pos // valid when the root is in this package
+	roots []root
+}
+
+func (dr *drop) fact() *dropsCtx {
+	f := &dropsCtx{}
+	for _, r := range dr.roots {
+		f.Roots = append(f.Roots, r.RootUse)
+	}
+	return f
+}
+
+// add appends r unless a root of the same name is there already.
+func (dr *drop) add(r root) {
+	for _, have := range dr.roots {
+		if have.Root == r.Root {
+			return
+		}
+	}
+	dr.roots = append(dr.roots, r)
 }
 
 // dropper summarises the functions of one package and checks its request scopes' calls.
 type dropper struct {
-	pass    *analysis.Pass
-	res     *ctxssa.Result
-	info    *ctxssa.Info
-	targets *callees.Resolver
-	memo    map[*ssa.Function]*drop
-	active  map[*ssa.Function]bool
+	pass       *analysis.Pass
+	res        *ctxssa.Result
+	info       *ctxssa.Info
+	targets    *callees.Resolver
+	suppressed func(token.Pos) bool
+	memo       map[*ssa.Function]*drop
+	active     map[*ssa.Function]bool
 }
 
-func newDropper(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info) *dropper {
+// newDropper returns a dropper. suppressed reports whether a root created at a position is
+// suppressed there (//deadlinelint:ignore ctxbackground <reason>): a root suppressed where it
+// is made drops nothing for anyone, in this package or (through the facts) any other.
+func newDropper(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info, suppressed func(token.Pos) bool) *dropper {
 	return &dropper{
-		pass: pass, res: res, info: info,
+		pass: pass, res: res, info: info, suppressed: suppressed,
 		targets: callees.New(info.Pkg, info.Funcs, res.Owned),
 		memo:    make(map[*ssa.Function]*drop),
 		active:  make(map[*ssa.Function]bool),
@@ -60,7 +97,7 @@ func newDropper(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info) *dro
 }
 
 // exportFacts exports a dropsCtx fact for every declared function of the package that drops
-// its callers' ctx,. Request scopes are reported directly and export no dropsCtx.
+// its callers' ctx. Request scopes are reported directly and export no dropsCtx.
 func (d *dropper) exportFacts() {
 	for _, fn := range d.info.Funcs {
 		obj := fn.Object()
@@ -71,13 +108,14 @@ func (d *dropper) exportFacts() {
 			continue
 		}
 		if dr := d.dropsIn(fn); dr != nil {
-			fact := dr.fact
-			d.pass.ExportObjectFact(obj, &fact)
+			d.pass.ExportObjectFact(obj, dr.fact())
 		}
 	}
 }
 
-// dropsIn returns how fn (with the literals it creates) drops its caller's ctx, or nil.
+// dropsIn returns how fn (with the literals it creates) drops its caller's ctx, or nil: every
+// root its work runs with, its own and its callees', so that a benign first root does not
+// hide a second one.
 func (d *dropper) dropsIn(fn *ssa.Function) *drop {
 	if dr, ok := d.memo[fn]; ok {
 		return dr
@@ -86,19 +124,21 @@ func (d *dropper) dropsIn(fn *ssa.Function) *drop {
 		return nil
 	}
 	d.active[fn] = true
-	dr := d.ownRoot(fn)
-	if dr == nil {
-		dr = d.viaCallee(fn)
+	dr := new(drop)
+	d.ownRoots(fn, dr)
+	d.viaCallees(fn, dr)
+	if len(dr.roots) == 0 {
+		dr = nil
 	}
 	delete(d.active, fn)
 	d.memo[fn] = dr
 	return dr
 }
 
-// ownRoot finds a root context that reaches a sink of fn, run on behalf of fn's caller, and
-// replaces a caller's ctx (not ctxorigin.ReplacesNoCtx): created in fn, or returned to it by a
+// ownRoots adds the root contexts that reach a sink of fn, run on behalf of fn's caller, and
+// replace a caller's ctx (not ctxorigin.ReplacesNoCtx): created in fn, or returned to it by a
 // function it calls. A fresh budget (WithTimeout(Background(), d)) replaces the caller's too.
-func (d *dropper) ownRoot(fn *ssa.Function) *drop {
+func (d *dropper) ownRoots(fn *ssa.Function, dr *drop) {
 	for _, f := range withLiterals(fn) {
 		for _, s := range ctxorigin.Sinks(f) {
 			if !onBehalf(s.Instr) || dynamic(s.Instr) {
@@ -106,28 +146,33 @@ func (d *dropper) ownRoot(fn *ssa.Function) *drop {
 			}
 			for _, o := range d.info.Origins.Of(s.Ctx) {
 				if o.Kind == ctxorigin.Root && (o.Call == nil || !ctxorigin.ReplacesNoCtx(o.Call)) {
-					return d.rootDrop(o)
+					if r, ok := d.rootOf(o); ok {
+						dr.add(r)
+					}
 				}
 			}
 		}
 	}
-	return nil
 }
 
-// rootDrop is the drop of a root context origin o.
-func (d *dropper) rootDrop(o ctxorigin.Origin) *drop {
-	dr := &drop{fact: dropsCtx{Root: o.Desc}}
+// rootOf is the root of a root context origin o; ok is false when it is suppressed where it
+// is created.
+func (d *dropper) rootOf(o ctxorigin.Origin) (r root, ok bool) {
+	r.Root = o.Desc
 	if o.Call != nil {
-		dr.fact.Root, dr.rootPos = ctxorigin.Describe(o.Call), o.Call.Pos()
+		if d.suppressed(o.Call.Pos()) {
+			return root{}, false
+		}
+		r.Root, r.pos = ctxorigin.Describe(o.Call), o.Call.Pos()
 	}
 	if o.Via != nil {
-		dr.fact.Via = calleeLabel(o.Via)
+		r.Via = calleeLabel(o.Via)
 	}
-	return dr
+	return r, true
 }
 
-// viaCallee finds a call in fn to a function that drops its caller's ctx.
-func (d *dropper) viaCallee(fn *ssa.Function) *drop {
+// viaCallees adds the roots of the functions fn calls that drop their caller's ctx.
+func (d *dropper) viaCallees(fn *ssa.Function, dr *drop) {
 	for _, f := range withLiterals(fn) {
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
@@ -135,48 +180,47 @@ func (d *dropper) viaCallee(fn *ssa.Function) *drop {
 				if !ok || !onBehalf(call) {
 					continue
 				}
-				if name, dr := d.calleeDrop(call.Common()); dr != nil {
-					via := name
-					if dr.fact.Via != "" {
-						via += " → " + dr.fact.Via
+				if name, cd := d.calleeDrop(call.Common()); cd != nil {
+					for _, r := range cd.roots {
+						via := name
+						if r.Via != "" {
+							via += " → " + r.Via
+						}
+						dr.add(root{RootUse{Root: r.Root, Via: via}, r.pos})
 					}
-					return &drop{fact: dropsCtx{Root: dr.fact.Root, Via: via}, rootPos: dr.rootPos}
 				}
 			}
 		}
 	}
-	return nil
 }
 
-// calleeDrop returns a target of a call that drops its caller's ctx, with its display name.
-// An interface call drops only when every implementation it can reach drops — the service's
-// own client adapters aside: one implementation that passes the ctx on means the handler's
-// call may well keep its deadline.
+// calleeDrop returns what a call drops of its caller's ctx, with the display name of the
+// (first) target that drops it. An interface call drops only when every implementation it can
+// reach drops — the service's own client adapters aside: one implementation that passes the
+// ctx on means the handler's call may well keep its deadline.
 func (d *dropper) calleeDrop(common *ssa.CallCommon) (string, *drop) {
 	targets := d.targets.Targets(common)
-	if common.IsInvoke() {
-		var name string
-		var first *drop
-		for _, t := range targets {
-			if isClientAdapter(t) {
-				continue
-			}
-			dr := d.targetDrop(t)
-			switch {
-			case dr != nil && first == nil:
-				name, first = targetName(t), dr
-			case dr == nil && !d.ignoresCtx(t):
+	var name string
+	var out *drop
+	for _, t := range targets {
+		if common.IsInvoke() && isClientAdapter(t) {
+			continue
+		}
+		dr := d.targetDrop(t)
+		if dr == nil {
+			if common.IsInvoke() && !d.ignoresCtx(t) {
 				return "", nil // it may pass the caller's ctx on
 			}
+			continue
 		}
-		return name, first
-	}
-	for _, t := range targets {
-		if dr := d.targetDrop(t); dr != nil {
-			return targetName(t), dr
+		if out == nil {
+			name, out = targetName(t), new(drop)
+		}
+		for _, r := range dr.roots {
+			out.add(r)
 		}
 	}
-	return "", nil
+	return name, out
 }
 
 func (d *dropper) targetDrop(t callees.Target) *drop {
@@ -184,52 +228,88 @@ func (d *dropper) targetDrop(t callees.Target) *drop {
 		return d.dropsIn(t.Fn)
 	}
 	var fact dropsCtx
-	if t.Obj != nil && d.pass.ImportObjectFact(t.Obj, &fact) {
-		return &drop{fact: fact}
+	if t.Obj == nil || !d.pass.ImportObjectFact(t.Obj, &fact) {
+		return nil
 	}
-	return nil
+	dr := new(drop)
+	for _, r := range fact.Roots {
+		dr.add(root{RootUse: r})
+	}
+	return dr
 }
 
-// checkScopes reports, once per handler and root, the first call in source order through
-// which a request scope loses its ctx to a root context: a call of a function that drops the
-// ctx it is given, or of a function returning a root context that the scope then works with.
+// checkScopes reports the calls in request scopes through which the request's ctx is lost to
+// a root context: a call of a function that drops the ctx it is given, or of a function
+// returning a root context that the scope then works with. A root is one decision, reported
+// once in the package: at the first call in source order that reaches it, with the other calls
+// that reach it (from any handler) as related positions.
 func (d *dropper) checkScopes(report func(analysis.Diagnostic)) {
-	var cands []candidate
+	var cands []*candidate
 	for _, fn := range d.info.Funcs {
 		if sc := d.info.Scopes.Of(fn); sc != nil {
 			cands = append(cands, d.returnedRoots(sc, fn)...)
 			cands = append(cands, d.droppingCalls(sc, fn)...)
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].diag.Pos < cands[j].diag.Pos })
-	seen := make(map[string]bool)
-	for _, c := range cands {
-		if !seen[c.key] {
-			seen[c.key] = true
-			report(c.diag)
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].pos < cands[j].pos })
+	owner := make(map[string]*analysis.Diagnostic) // root → the finding that reports it
+	var out []*analysis.Diagnostic
+	for i, c := range cands {
+		if i > 0 && cands[i-1].pos == c.pos {
+			continue // the same call, found both ways: reported once
+		}
+		var fresh []root
+		for _, r := range c.roots {
+			if owner[r.Root] == nil {
+				fresh = append(fresh, r)
+			}
+		}
+		also := analysis.RelatedInformation{Pos: c.pos, Message: "also reached from " + reqctx.Where(c.sc)}
+		for _, r := range c.roots {
+			if f := owner[r.Root]; f != nil && !hasRelated(f, c.pos) {
+				f.Related = append(f.Related, also)
+			}
+		}
+		if len(fresh) == 0 {
+			continue
+		}
+		diag := c.diagnostic(d, fresh)
+		for _, r := range fresh {
+			owner[r.Root] = &diag
+		}
+		out = append(out, &diag)
+	}
+	for _, diag := range out {
+		report(*diag)
+	}
+}
+
+func hasRelated(d *analysis.Diagnostic, pos token.Pos) bool {
+	for _, r := range d.Related {
+		if r.Pos == pos {
+			return true
 		}
 	}
+	return false
 }
 
-// A candidate is a finding of checkScopes, with the handler and root it is about.
+// A candidate is a call in a request scope through which the scope's ctx is lost: of a
+// function that drops the ctx it is given (name), or of one that returns a root context (via).
 type candidate struct {
-	key  string
-	diag analysis.Diagnostic
+	sc       *scope.Scope
+	pos, end token.Pos
+	name     string    // the function called, which drops the ctx it is given
+	via      *ssa.Call // or the call returning a root context
+	roots    []root
+	reaches  []analysis.RelatedInformation // for via: the work done with the root
 }
 
-func rootKey(sc *scope.Scope, root string) string { return fmt.Sprint(sc.Handler().Func, " ", root) }
-
-// returnedRoots returns the findings for the calls in fn, a request scope, of functions that
-// return a root context fn then hands to ctx-taking work: one per call and root, with the work
-// it reaches as related positions. A root created in the scope itself is reported where it is
-// created.
-func (d *dropper) returnedRoots(sc *scope.Scope, fn *ssa.Function) []candidate {
-	type site struct {
-		via  *ssa.Call
-		root string
-	}
-	index := make(map[site]int)
-	var out []candidate
+// returnedRoots returns the candidates for the calls in fn, a request scope, of functions that
+// return a root context fn then hands to ctx-taking work, with the work it reaches. A root
+// created in the scope itself is reported where it is created.
+func (d *dropper) returnedRoots(sc *scope.Scope, fn *ssa.Function) []*candidate {
+	byVia := make(map[*ssa.Call]*candidate)
+	var out []*candidate
 	for _, s := range ctxorigin.Sinks(fn) {
 		if _, deferred := s.Instr.(*ssa.Defer); deferred {
 			continue // cleanup
@@ -238,25 +318,32 @@ func (d *dropper) returnedRoots(sc *scope.Scope, fn *ssa.Function) []candidate {
 			if o.Kind != ctxorigin.Root || o.Via == nil || boundedRoot(o) && inDeferred(fn) || o.Call != nil && ctxorigin.ReplacesNoCtx(o.Call) {
 				continue
 			}
-			dr := d.rootDrop(o)
-			at := site{o.Via, dr.fact.Root}
-			i, ok := index[at]
+			r, ok := d.rootOf(o)
 			if !ok {
-				i = len(out)
-				index[at] = i
-				out = append(out, candidate{rootKey(sc, dr.fact.Root), d.returnedRoot(sc, o.Via, dr)})
+				continue
 			}
+			c := byVia[o.Via]
+			if c == nil {
+				pos, end := d.res.CallRange(o.Via)
+				c = &candidate{sc: sc, pos: pos, end: end, via: o.Via}
+				byVia[o.Via] = c
+				out = append(out, c)
+			}
+			r.Via = ""
+			dr := drop{c.roots}
+			dr.add(r)
+			c.roots = dr.roots
 			spos, _ := d.res.CallRange(s.Instr)
-			out[i].diag.Related = append(out[i].diag.Related, analysis.RelatedInformation{Pos: spos, Message: "reaches " + report.FuncName(s.Func)})
+			c.reaches = append(c.reaches, analysis.RelatedInformation{Pos: spos, Message: "reaches " + report.FuncName(s.Func)})
 		}
 	}
 	return out
 }
 
-// droppingCalls returns the findings for the calls in fn, a request scope, of functions that
+// droppingCalls returns the candidates for the calls in fn, a request scope, of functions that
 // drop the ctx they are given.
-func (d *dropper) droppingCalls(sc *scope.Scope, fn *ssa.Function) []candidate {
-	var out []candidate
+func (d *dropper) droppingCalls(sc *scope.Scope, fn *ssa.Function) []*candidate {
+	var out []*candidate
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
@@ -264,45 +351,48 @@ func (d *dropper) droppingCalls(sc *scope.Scope, fn *ssa.Function) []candidate {
 				continue // a deferred call is cleanup: it runs as the handler returns
 			}
 			if name, dr := d.calleeDrop(call.Common()); dr != nil {
-				out = append(out, candidate{rootKey(sc, dr.fact.Root), d.diagnostic(sc, call, name, dr)})
+				pos, end := d.res.CallRange(call)
+				out = append(out, &candidate{sc: sc, pos: pos, end: end, name: name, roots: dr.roots})
 			}
 		}
 	}
 	return out
 }
 
-func (d *dropper) diagnostic(sc *scope.Scope, call ssa.CallInstruction, name string, dr *drop) analysis.Diagnostic {
-	pos, end := d.res.CallRange(call)
-	spelled, _ := reqctx.Expr(d.pass, sc, pos)
-	through := ""
-	if dr.fact.Via != "" {
-		through = " (through " + dr.fact.Via + ")"
+// diagnostic is the finding for c, about the roots it is the first to reach.
+func (c *candidate) diagnostic(d *dropper, roots []root) analysis.Diagnostic {
+	spelled, _ := reqctx.Expr(d.pass, c.sc, c.pos)
+	diag := analysis.Diagnostic{Pos: c.pos, End: c.end}
+	if c.via != nil {
+		diag.Message = fmt.Sprintf("%s, called in %s, returns a ctx made from %s instead of one derived from the caller's: the calls made with it ignore the caller's deadline and cancellation; derive it from %s",
+			calleeLabel(c.via), reqctx.Where(c.sc), describeRoots(roots), spelled)
+	} else {
+		diag.Message = fmt.Sprintf("%s, called in %s, runs ctx-taking work with %s instead of the caller's ctx: it ignores the caller's deadline and cancellation; pass %s down",
+			c.name, reqctx.Where(c.sc), describeRoots(roots), spelled)
 	}
-	diag := analysis.Diagnostic{
-		Pos: pos, End: end,
-		Message: fmt.Sprintf("%s, called in %s, runs ctx-taking work with %s%s instead of the caller's ctx: it ignores the caller's deadline and cancellation; pass %s down",
-			name, reqctx.Where(sc), dr.fact.Root, through, spelled),
+	for _, r := range roots {
+		if r.pos.IsValid() {
+			diag.Related = append(diag.Related, analysis.RelatedInformation{Pos: r.pos, Message: "the root context is created here"})
+		}
 	}
-	if dr.rootPos.IsValid() {
-		diag.Related = []analysis.RelatedInformation{{Pos: dr.rootPos, Message: "the root context is created here"}}
-	}
+	diag.Related = append(diag.Related, c.reaches...)
 	return diag
 }
 
-// returnedRoot is the finding for via, a call in scope sc of a function that returns a root
-// context (dr) instead of a ctx derived from the caller's.
-func (d *dropper) returnedRoot(sc *scope.Scope, via *ssa.Call, dr *drop) analysis.Diagnostic {
-	pos, end := d.res.CallRange(via)
-	spelled, _ := reqctx.Expr(d.pass, sc, pos)
-	diag := analysis.Diagnostic{
-		Pos: pos, End: end,
-		Message: fmt.Sprintf("%s, called in %s, returns a ctx made from %s instead of one derived from the caller's: the calls made with it ignore the caller's deadline and cancellation; derive it from %s",
-			calleeLabel(via), reqctx.Where(sc), dr.fact.Root, spelled),
+// describeRoots spells roots for a message: "context.Background() at a.go:3 (through
+// repo.Load) and context.TODO() at b.go:9".
+func describeRoots(roots []root) string {
+	parts := make([]string, len(roots))
+	for i, r := range roots {
+		parts[i] = r.Root
+		if r.Via != "" {
+			parts[i] += " (through " + r.Via + ")"
+		}
 	}
-	if dr.rootPos.IsValid() {
-		diag.Related = []analysis.RelatedInformation{{Pos: dr.rootPos, Message: "the root context is created here"}}
+	if len(parts) <= 2 {
+		return strings.Join(parts, " and ")
 	}
-	return diag
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // calleeLabel names the function a call invokes, for messages: "telemetry.StartLinked".

@@ -2,7 +2,6 @@ package ctxorigin
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -117,15 +116,16 @@ func exported(fn *ssa.Function, o Origin) ReturnedOrigin {
 	return ro
 }
 
-// Describe spells a context-creating call for messages and facts: "context.Background() at
-// tracing.go:68".
+// Describe spells a context-creating call for messages and facts, with the full name of its
+// file (the driver writes it relative, as it does positions): "context.Background() at
+// /src/app/tracing/tracing.go:68".
 func Describe(call *ssa.Call) string {
 	p := call.Parent().Prog.Fset.Position(call.Pos())
 	name := "context"
 	if fn := Callee(call.Common()); fn != nil {
 		name += "." + fn.Name()
 	}
-	return fmt.Sprintf("%s() at %s:%d", name, filepath.Base(p.Filename), p.Line)
+	return fmt.Sprintf("%s() at %s:%d", name, p.Filename, p.Line)
 }
 
 // ParamIndex returns the index of p among fn's SSA parameters (the receiver first), or -1.

@@ -42,14 +42,25 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 		return
 	}
 	r.seen[d.Pos] = true
-	for _, dir := range r.res.Directives.At(d.Pos, directive.Ignore) {
-		if dir.Names(r.rule) && dir.Reason != "" {
-			r.used[dir] = true
-			return
-		}
+	if r.Suppresses(d.Pos) {
+		return
 	}
 	d.Category = r.rule
 	r.pass.Report(d)
+}
+
+// Suppresses reports whether a //deadlinelint:ignore naming the rule, with a reason, is on
+// pos's line or the line above, and counts that suppression as used. A rule that reports a
+// decision elsewhere than where it is made (at a handler's call of the helper holding a root
+// context) asks it at the decision, so that one suppression there silences every report of it.
+func (r *Reporter) Suppresses(pos token.Pos) bool {
+	for _, dir := range r.res.Directives.At(pos, directive.Ignore) {
+		if dir.Names(r.rule) && dir.Reason != "" {
+			r.used[dir] = true
+			return true
+		}
+	}
+	return false
 }
 
 // Reportf emits a diagnostic without related information or fixes.

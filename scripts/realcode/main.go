@@ -35,15 +35,16 @@ func main() {
 		work     = flag.String("work", filepath.Join(os.TempDir(), "deadlinelint-realcode"), "where modules are copied (kept between runs)")
 		lint     = flag.String("lint", "", "the deadlinelint binary (default: built from this checkout)")
 		newOut   = flag.String("new", "", "write the findings that have no verdict to this file, as verdict lines to fill in")
+		listOut  = flag.String("list", "", "write every finding, with its verdict and message, to this file")
 	)
 	flag.Parse()
-	if err := run(*modules, *verdicts, *set, *only, *work, *lint, *newOut); err != nil {
+	if err := run(*modules, *verdicts, *set, *only, *work, *lint, *newOut, *listOut); err != nil {
 		fmt.Fprintln(os.Stderr, "realcode:", err)
 		os.Exit(1)
 	}
 }
 
-func run(modulesFile, verdictsFile, set, only, work, lint, newOut string) error {
+func run(modulesFile, verdictsFile, set, only, work, lint, newOut, listOut string) error {
 	mods, err := readModules(modulesFile)
 	if err != nil {
 		return err
@@ -79,6 +80,11 @@ func run(modulesFile, verdictsFile, set, only, work, lint, newOut string) error 
 		}
 		fmt.Printf("%-52s %4d findings, %3d packages not analysed, %5.1fs\n", m.key, len(fs), nerr, time.Since(start).Seconds())
 		all = append(all, fs...)
+	}
+	if listOut != "" {
+		if err := writeList(listOut, vs, all); err != nil {
+			return err
+		}
 	}
 	return check(os.Stdout, mods, vs, all, newOut)
 }
@@ -309,6 +315,7 @@ func lastLines(s string, n int) string {
 type finding struct {
 	key     findingKey
 	message string
+	related []findingKey // the other places it names (calls reaching the same root), same rule
 }
 
 // analyse runs deadlinelint on the module's patterns, tests excluded. Packages that fail to
@@ -333,13 +340,21 @@ func analyse(ctx context.Context, lint string, m module, dir string) ([]finding,
 	var report []struct {
 		Rule, File, Message string
 		Line                int
+		Related             []struct {
+			File string
+			Line int
+		}
 	}
 	if err := json.Unmarshal(out, &report); err != nil {
 		return nil, 0, fmt.Errorf("reading the JSON report: %v\n%s", err, lastLines(stderr.String(), 10))
 	}
 	var fs []finding
 	for _, r := range report {
-		fs = append(fs, finding{findingKey{m.key, r.File, r.Line, r.Rule}, r.Message})
+		f := finding{key: findingKey{m.key, r.File, r.Line, r.Rule}, message: r.Message}
+		for _, rel := range r.Related {
+			f.related = append(f.related, findingKey{m.key, rel.File, rel.Line, r.Rule})
+		}
+		fs = append(fs, f)
 	}
 	return fs, strings.Count(stderr.String(), "deadlinelint: package "), nil
 }
@@ -350,8 +365,12 @@ func check(w io.Writer, mods []module, vs map[findingKey]verdict, fs []finding, 
 	perRule := make(map[string]*tally)
 	var unjudged []finding
 	reported := make(map[findingKey]bool)
+	merged := make(map[findingKey]bool) // a related position of a finding: reported with it
 	for _, f := range fs {
 		reported[f.key] = true
+		for _, k := range f.related {
+			merged[k] = true
+		}
 		t := perRule[f.key.rule]
 		if t == nil {
 			t = new(tally)
@@ -374,8 +393,13 @@ func check(w io.Writer, mods []module, vs map[findingKey]verdict, fs []finding, 
 		ran[m.key] = true
 	}
 	var lost, gone []verdict
+	var joined int
 	for _, v := range vs {
 		if ran[v.key.module] && !reported[v.key] {
+			if merged[v.key] {
+				joined++
+				continue
+			}
 			if v.verdict == "REAL" {
 				lost = append(lost, v)
 			} else {
@@ -396,6 +420,7 @@ func check(w io.Writer, mods []module, vs map[findingKey]verdict, fs []finding, 
 		sum.real, sum.noise, sum.debatable, sum.unjudged = sum.real+t.real, sum.noise+t.noise, sum.debatable+t.debatable, sum.unjudged+t.unjudged
 	}
 	fmt.Fprintf(w, "%-16s %8d %6d %6d %9d %8d %10s\n", "all", len(fs), sum.real, sum.noise, sum.debatable, sum.unjudged, precision(sum.real, sum.noise))
+	fmt.Fprintf(w, "verdicts now related positions of another finding (one finding per decision): %d\n", joined)
 	fmt.Fprintf(w, "verdicts no longer reported: %d NOISE/DEBATABLE (fine), %d REAL (lost)\n", len(gone), len(lost))
 	sort.Slice(lost, func(i, j int) bool { return lost[i].line < lost[j].line })
 	for _, v := range lost {
@@ -417,6 +442,20 @@ func check(w io.Writer, mods []module, vs map[findingKey]verdict, fs []finding, 
 		return fmt.Errorf("%d findings without a verdict, %d REAL findings lost", len(unjudged), len(lost))
 	}
 	return nil
+}
+
+// writeList writes every finding as a verdict line: its verdict ("?" when it has none), the
+// reason judged, and the message reported now.
+func writeList(file string, vs map[findingKey]verdict, fs []finding) error {
+	var b strings.Builder
+	for _, f := range fs {
+		v, ok := vs[f.key]
+		if !ok {
+			v.verdict = "?"
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", f.key.module, f.key.file, f.key.line, f.key.rule, v.verdict, v.reason, f.message)
+	}
+	return os.WriteFile(file, []byte(b.String()), 0o644)
 }
 
 func precision(real, noise int) string {

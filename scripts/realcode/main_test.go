@@ -20,9 +20,13 @@ func TestCheck(t *testing.T) {
 		k("a.go", 2, "ctxbackground"): {key: k("a.go", 2, "ctxbackground"), verdict: "NOISE"},
 		k("b.go", 3, "detach"):        {key: k("b.go", 3, "detach"), verdict: "DEBATABLE"},
 		k("c.go", 4, "ctxflow"):       {key: k("c.go", 4, "ctxflow"), verdict: "REAL"},
+		k("a.go", 9, "ctxbackground"): {key: k("a.go", 9, "ctxbackground"), verdict: "REAL"},
+		k("a.go", 8, "ctxbackground"): {key: k("a.go", 8, "ctxbackground"), verdict: "REAL"},
 	}
 	fs := []finding{
-		{key: k("a.go", 1, "ctxbackground")},
+		// a.go:9 reaches the same root as a.go:1: a related position, not lost. a.go:8 is
+		// related under another rule: lost.
+		{key: k("a.go", 1, "ctxbackground"), related: []findingKey{k("a.go", 9, "ctxbackground"), k("a.go", 8, "ctxless")}},
 		{key: k("a.go", 2, "ctxbackground")},
 		{key: k("b.go", 3, "detach")},
 		{key: k("d.go", 5, "ctxless"), message: "new"},
@@ -30,13 +34,15 @@ func TestCheck(t *testing.T) {
 	newOut := filepath.Join(t.TempDir(), "new.tsv")
 	var out strings.Builder
 	err := check(&out, mods, vs, fs, newOut)
-	if err == nil || !strings.Contains(err.Error(), "1 findings without a verdict, 1 REAL findings lost") {
-		t.Fatalf("check: error %v, want one unjudged and one lost", err)
+	if err == nil || !strings.Contains(err.Error(), "1 findings without a verdict, 2 REAL findings lost") {
+		t.Fatalf("check: error %v, want one unjudged and two lost", err)
 	}
 	for _, want := range []string{
 		"ctxbackground           2      1      1         0        0      50.0%",
 		"detach                  1      0      0         1        0          -",
 		"LOST REAL  example.com/svc@v1.0.0 c.go:4 ctxflow",
+		"LOST REAL  example.com/svc@v1.0.0 a.go:8 ctxbackground",
+		"related positions of another finding (one finding per decision): 1",
 		"NO VERDICT example.com/svc@v1.0.0 d.go:5 ctxless",
 	} {
 		if !strings.Contains(out.String(), want) {

@@ -7,7 +7,7 @@ import (
 )
 
 // Quote asks the pricing service with a context of its own.
-func Quote(client *http.Client, id string) (*http.Response, error) { // want Quote:"drops ctx: context.Background\\(\\) at pricing.go:11"
+func Quote(client *http.Client, id string) (*http.Response, error) { // want Quote:"drops ctx: context.Background\\(\\) at .*/pricing.go:11"
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://pricing/"+id, nil)
 	if err != nil {
 		return nil, err

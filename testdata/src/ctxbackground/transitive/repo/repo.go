@@ -14,7 +14,7 @@ type Store interface {
 // PG is the production store: it drops the ctx it is given.
 type PG struct{ db *sql.DB }
 
-func (p *PG) Load(ctx context.Context, id string) (string, error) { // want Load:"drops ctx: context.Background\\(\\) at repo.go:19"
+func (p *PG) Load(ctx context.Context, id string) (string, error) { // want Load:"drops ctx: context.Background\\(\\) at .*/repo.go:19"
 	var name string
 	err := p.db.QueryRowContext(context.Background(), "SELECT name FROM items WHERE id = $1", id).Scan(&name)
 	return name, err

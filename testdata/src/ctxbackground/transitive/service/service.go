@@ -44,11 +44,11 @@ func NewCached(good *repo.Good) *Cached {
 
 // Get calls the method stored in the field; declared before it, so its fact is not known yet
 // when Get is summarised.
-func (c *Cached) Get(ctx context.Context, id string) (string, error) { // want Get:"drops ctx: service.Cached.refresh: context.Background\\(\\) at service.go:52"
+func (c *Cached) Get(ctx context.Context, id string) (string, error) { // want Get:"drops ctx: service.Cached.refresh: context.Background\\(\\) at .*/service.go:52"
 	return c.load(ctx, id)
 }
 
-func (c *Cached) refresh(_ context.Context, id string) (string, error) { // want refresh:"drops ctx: context.Background\\(\\) at service.go:52"
+func (c *Cached) refresh(_ context.Context, id string) (string, error) { // want refresh:"drops ctx: context.Background\\(\\) at .*/service.go:52"
 	return c.good.Load(context.Background(), id)
 }
 
@@ -61,6 +61,6 @@ type Named struct{ load Loader }
 // NewNamed stores repo.LoadFresh.
 func NewNamed() *Named { return &Named{load: repo.LoadFresh} }
 
-func (n *Named) Get(ctx context.Context, id string) (string, error) { // want Get:"drops ctx: repo.LoadFresh: context.Background\\(\\) at traced.go:34"
+func (n *Named) Get(ctx context.Context, id string) (string, error) { // want Get:"drops ctx: repo.LoadFresh: context.Background\\(\\) at .*/traced.go:34"
 	return n.load(ctx, id)
 }

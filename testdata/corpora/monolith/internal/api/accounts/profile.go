@@ -60,7 +60,7 @@ func (h *profileHandlers) CloseAccount(ctx context.Context, req *accountsv1.Clos
 		entry.Actor = claims.Subject
 	}
 	if err := h.svc.Close(ctx, id, req.GetReason()); err != nil { // OK
-		h.svc.Forget(id) // BUG: ctxbackground
+		h.svc.Forget(id) // OK: the same root as the finding at profile.go:47, which lists this call (one finding per root, precision issue)
 		entry.Outcome = "error"
 		h.audit.WriteAsync(ctx, entry) // OK
 		return nil, toStatus(err)
