@@ -251,7 +251,16 @@ func (d *dropper) checkScopes(report func(analysis.Diagnostic)) {
 			cands = append(cands, d.droppingCalls(sc, fn)...)
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].pos < cands[j].pos })
+	// Source order is by file name, then offset: token.Pos orders files as they were parsed,
+	// which go/packages does in parallel.
+	fset := d.pass.Fset
+	sort.SliceStable(cands, func(i, j int) bool {
+		pi, pj := fset.Position(cands[i].pos), fset.Position(cands[j].pos)
+		if pi.Filename != pj.Filename {
+			return pi.Filename < pj.Filename
+		}
+		return pi.Offset < pj.Offset
+	})
 	owner := make(map[string]*analysis.Diagnostic) // root → the finding that reports it
 	var out []*analysis.Diagnostic
 	for i, c := range cands {
