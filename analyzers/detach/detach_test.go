@@ -53,7 +53,7 @@ func TestDetach(t *testing.T) {
 // TestLenient runs the rule as it runs by default: only a WithoutCancel whose work has
 // neither a bound nor a reason is reported.
 func TestLenient(t *testing.T) {
-	analysistest.Run(t, testdata(t), detach.Analyzer, "detach/lenient")
+	analysistest.Run(t, testdata(t), detach.Analyzer, "detach/lenient", "detach/wrapper")
 }
 
 // strict sets -detach.strict for the rest of the test: these packages were written for the

@@ -81,11 +81,108 @@ func (r *reasons) enclosingReason(file *ast.File, ce *ast.CallExpr) bool {
 			if r.commentAbove(file, n) {
 				return true
 			}
+			if block, ok := path[i+1].(*ast.BlockStmt); ok && r.paragraphComment(file, block, n) {
+				return true
+			}
 		case *ast.FuncDecl:
-			return isDetachHelper(r.pass.TypesInfo.Defs[n.Name]) && hasProse(n.Doc)
+			if isDetachHelper(r.pass.TypesInfo.Defs[n.Name]) && hasProse(n.Doc) {
+				return true
+			}
+			return r.wrapperReason(n)
 		}
 	}
 	return false
+}
+
+// paragraphComment reports whether a prose comment heads the paragraph of block that holds
+// stmt: the statements above stmt with no blank line between them (a comment explains the
+// lines under it up to the next blank line: "// the file is cached past the request",
+// then "var err error", then the call).
+func (r *reasons) paragraphComment(file *ast.File, block *ast.BlockStmt, stmt ast.Stmt) bool {
+	i := 0
+	for i < len(block.List) && block.List[i] != stmt {
+		i++
+	}
+	for ; i > 0 && r.line(block.List[i-1].End()) == r.line(block.List[i].Pos())-1; i-- {
+		if r.commentAbove(file, block.List[i-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// wrapperReason reports whether decl is a method of a wrapper whose job is the detach: its body
+// is one statement handing the detached ctx on (return p.next.Get(context.WithoutCancel(ctx),
+// key)), and the package makes the type in a documented function that hands it out as an
+// interface (NewSeveringStore(s Store) Store { return &severing{s} }). Documented there, the
+// wrapper is the reason for every such method, as a documented detach helper is for its
+// callers. A type's own doc comment says what the type is, not why it detaches.
+func (r *reasons) wrapperReason(decl *ast.FuncDecl) bool {
+	if decl.Recv == nil || decl.Body == nil || len(decl.Body.List) != 1 {
+		return false
+	}
+	fn, ok := r.pass.TypesInfo.Defs[decl.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	return r.wrapperMadeWithReason(typesutil.Named(fn.Signature().Recv().Type()), 0)
+}
+
+// wrapperMadeWithReason reports whether the package hands out named as an interface from a
+// documented function, or from a method of a wrapper that is itself made so (a severing
+// store's SnapshotReader returns a severing reader).
+func (r *reasons) wrapperMadeWithReason(named *types.Named, depth int) bool {
+	if named == nil || depth > 2 {
+		return false
+	}
+	for _, f := range r.pass.Files {
+		for _, d := range f.Decls {
+			d, ok := d.(*ast.FuncDecl)
+			if !ok || !r.handsOutAsInterface(d, named) {
+				continue
+			}
+			if hasProse(d.Doc) {
+				return true
+			}
+			if fn, ok := r.pass.TypesInfo.Defs[d.Name].(*types.Func); ok && fn.Signature().Recv() != nil {
+				if recv := typesutil.Named(fn.Signature().Recv().Type()); recv != named && r.wrapperMadeWithReason(recv, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// handsOutAsInterface reports whether decl's one result is an interface and it returns a
+// value of type named (or a pointer to one) as it.
+func (r *reasons) handsOutAsInterface(decl *ast.FuncDecl, named *types.Named) bool {
+	fn, ok := r.pass.TypesInfo.Defs[decl.Name].(*types.Func)
+	if !ok || fn.Signature().Results().Len() != 1 || !types.IsInterface(fn.Signature().Results().At(0).Type()) {
+		return false
+	}
+	return r.returnsValueOf(decl, named)
+}
+
+// returnsValueOf reports whether decl returns a value of type named, or a pointer to one.
+func (r *reasons) returnsValueOf(decl *ast.FuncDecl, named *types.Named) bool {
+	if decl.Body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok || found {
+			return !found
+		}
+		for _, e := range ret.Results {
+			if typesutil.Named(r.pass.TypesInfo.TypeOf(e)) == named {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // startedHere reports whether the function literal lit, whose enclosing nodes are outer, is

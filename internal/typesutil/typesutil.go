@@ -192,3 +192,15 @@ func FuncName(fn *types.Func) string {
 	}
 	return fn.Name()
 }
+
+// Named returns the named type t is, or points to, or nil.
+func Named(t types.Type) *types.Named {
+	if t == nil {
+		return nil
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
+}

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	otellog "go.opentelemetry.io/otel/log"
-	xcontext "golang.org/x/net/context"
 	"go.opentelemetry.io/otel/metric"
+	xcontext "golang.org/x/net/context"
 
 	"example.com/gen/catalogpb"
 	"google.golang.org/grpc"
@@ -190,8 +190,8 @@ func (w *Warehouse) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) 
 	_ = w.openPool(ctx)
 	w.measure(ctx, 1)
 	_ = w.lazyConn(ctx)
-	_ = w.everyTime(ctx) // want `Warehouse.everyTime, called in handler Warehouse.GetItem, runs ctx-taking work with context.Background\(\)`
-	_ = w.budget(id) // want `Warehouse.budget, called in handler Warehouse.GetItem, runs ctx-taking work with context.Background\(\)`
+	_ = w.everyTime(ctx)         // want `Warehouse.everyTime, called in handler Warehouse.GetItem, runs ctx-taking work with context.Background\(\)`
+	_ = w.budget(id)             // want `Warehouse.budget, called in handler Warehouse.GetItem, runs ctx-taking work with context.Background\(\)`
 	_ = w.stock.Reserve(ctx, id) // one implementation passes ctx on: silent
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.Background(), time.Second) // bounded cleanup: the idiom
@@ -266,8 +266,8 @@ func (l *Ledgers) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*
 	if err := l.ledger.Post(ctx, req.GetId()); err != nil { // want `Ledger.*Post, called in handler Ledgers.GetItem, runs ctx-taking work with context`
 		return nil, err
 	}
-	_ = l.remote.Reserve(ctx, req.GetId()) // remoteStock drops, localStock passes on, stockClient is a client: silent
-	_ = l.runner.Run(ctx, req.GetId())     // only the client adapter implements Runner: silent
+	_ = l.remote.Reserve(ctx, req.GetId())                   // remoteStock drops, localStock passes on, stockClient is a client: silent
+	_ = l.runner.Run(ctx, req.GetId())                       // only the client adapter implements Runner: silent
 	_ = l.remote.Reserve(xcontext.Background(), req.GetId()) // want `context.Background\(\) in handler Ledgers.GetItem drops the caller's deadline`
 	return &catalogpb.Item{Id: req.GetId()}, nil
 }
