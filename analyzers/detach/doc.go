@@ -27,8 +27,8 @@
 //     reading values out of it (gRPC metadata, peer, method, the trace span) are not work.
 //   - A reason: a comment on the line of the call or of the first line of its statement, on its
 //     own line directly above the statement (or directly above the call, inside a multi-line
-//     statement), heading the statement's paragraph (the statements above it with no blank
-//     line between), above an enclosing statement (the go or defer statement, the if or for
+//     statement), above the declarations (var err error) directly preceding the statement,
+//     above an enclosing statement (the go or defer statement, the if or for
 //     whose block holds it), a //deadlinelint:detach <reason> directive there, or the doc
 //     comment of the enclosing function when that function is a helper whose job is the detach
 //     (it returns a ctx, or runs a callback it is given). A wrapper whose methods only hand the

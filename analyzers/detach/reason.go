@@ -94,16 +94,19 @@ func (r *reasons) enclosingReason(file *ast.File, ce *ast.CallExpr) bool {
 	return false
 }
 
-// paragraphComment reports whether a prose comment heads the paragraph of block that holds
-// stmt: the statements above stmt with no blank line between them (a comment explains the
-// lines under it up to the next blank line: "// the file is cached past the request",
-// then "var err error", then the call).
+// paragraphComment reports whether a prose comment sits directly above the declarations that
+// directly precede stmt in block, with no blank line between ("// the file is cached past the
+// request", then "var err error", then the call): declarations only prepare the statement.
+// A comment above a statement doing work of its own is about that work.
 func (r *reasons) paragraphComment(file *ast.File, block *ast.BlockStmt, stmt ast.Stmt) bool {
 	i := 0
 	for i < len(block.List) && block.List[i] != stmt {
 		i++
 	}
 	for ; i > 0 && r.line(block.List[i-1].End()) == r.line(block.List[i].Pos())-1; i-- {
+		if _, ok := block.List[i-1].(*ast.DeclStmt); !ok {
+			return false
+		}
 		if r.commentAbove(file, block.List[i-1]) {
 			return true
 		}

@@ -2,7 +2,9 @@ package missingdeadline
 
 import (
 	_ "embed"
+	"fmt"
 	"go/types"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -369,6 +371,7 @@ func (c *checker) exportFacts() {
 // library's convenience API) is reported at that API's callers instead (apiCallers).
 func (c *checker) report(rep *report.Reporter) {
 	apis := make(map[*types.Func]*noCtxAPI)
+	var found []finding
 	for _, s := range c.sites {
 		ctx, path, ok := c.target(s)
 		if !ok {
@@ -384,11 +387,97 @@ func (c *checker) report(rep *report.Reporter) {
 				}
 				break
 			}
-			rep.Report(c.diagnostic(s, o, path))
+			found = append(found, finding{s, o, path})
 			break
 		}
 	}
+	c.reportOnce(rep, found)
 	c.apiCallers(rep, apis)
+}
+
+// A finding is a site that hands an RPC a ctx from a root with no deadline (o).
+type finding struct {
+	site *site
+	o    ctxorigin.Origin
+	path string
+}
+
+// reportOnce reports the findings one per ctx and path: a deadline-less ctx made by one call
+// (a root, or a call returning one) that reaches many RPCs one after the other is one
+// decision, reported at the first site in source order, with the others as related positions.
+func (c *checker) reportOnce(rep *report.Reporter, found []finding) {
+	fset := c.pass.Fset
+	sort.SliceStable(found, func(i, j int) bool {
+		pi, pj := fset.Position(found[i].site.instr.Pos()), fset.Position(found[j].site.instr.Pos())
+		if pi.Filename != pj.Filename {
+			return pi.Filename < pj.Filename
+		}
+		return pi.Offset < pj.Offset
+	})
+	type group struct {
+		first  finding
+		others []finding
+	}
+	var groups []*group
+	byCtx := make(map[*ssa.Call][]*group)
+next:
+	for _, f := range found {
+		if pos, _ := c.res.CallRange(f.site.instr); rep.Suppresses(pos) {
+			continue // suppressed where it is reported: not listed with another call either
+		}
+		maker := f.o.Call
+		if maker == nil {
+			maker = f.o.Via
+		}
+		for _, g := range byCtx[maker] {
+			if onOnePath(g.first.site, f.site) {
+				g.others = append(g.others, f)
+				continue next
+			}
+		}
+		g := &group{first: f}
+		groups = append(groups, g)
+		if maker != nil {
+			byCtx[maker] = append(byCtx[maker], g)
+		}
+	}
+	for _, g := range groups {
+		d := c.diagnostic(g.first.site, g.first.o, g.first.path)
+		if n := len(g.others); n > 0 {
+			d.Message += fmt.Sprintf("; the same ctx reaches %d more %s", n, plural(n, "call", "calls"))
+		}
+		for _, f := range g.others {
+			pos, _ := c.res.CallRange(f.site.instr)
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: pos, Message: "the same ctx reaches " + reached(f) + " here"})
+		}
+		rep.Report(d)
+	}
+}
+
+// onOnePath reports whether every run through later passes through first: both are in one
+// function, first's block dominating later's. Calls on separate paths (the verbs of a CLI's
+// switch, each its own command) are separate decisions even with one ctx: each path is run,
+// and fixed, on its own.
+func onOnePath(first, later *site) bool {
+	a, b := first.instr.Block(), later.instr.Block()
+	return a != nil && b != nil && a.Parent() == b.Parent() && a.Dominates(b)
+}
+
+// reached names the RPC, or the function leading to one, that finding f's site calls.
+func reached(f finding) string {
+	rpc, via := split(f.path)
+	if via == "" {
+		return "RPC " + rpc
+	}
+	head, _, _ := strings.Cut(via, arrow)
+	return head + " (RPC " + rpc + ")"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // isConvenienceCall reports whether site s is the one ctx-taking call of its function, given

@@ -78,12 +78,18 @@ func TestClientAPIsFlagRejectsBadNames(t *testing.T) {
 // TestRelated checks the related positions of findings: where the ctx is created, and each
 // call down to the RPC. A position is written as its file and the start of its line.
 func TestRelated(t *testing.T) {
-	results := analysistest.Run(t, testdata(t), missingdeadline.Analyzer, "missingdeadline/chain/cmd", "missingdeadline/evil")
+	results := analysistest.Run(t, testdata(t), missingdeadline.Analyzer, "missingdeadline/chain/cmd", "missingdeadline/evil", "missingdeadline/onectx")
 	want := map[string][]string{
 		// across packages: the root, then the declaration of the function of another package
-		"Service.Describe is called": {
+		"Service.Describe is called with a ctx from context.Background()": {
 			"main.go: ctx := context.Background(): the ctx comes from context.Background() here, without a deadline",
 			"service.go: func (s *Service) Describe(: Service.Describe passes its ctx on to Client.Item → CatalogClient.GetItem",
+		},
+		// one ctx, many calls: the root, then the other calls it reaches
+		"unary RPC CatalogClient.GetItem is called with a ctx from context.Background() that has no deadline, so it can wait forever; derive the ctx with context.WithTimeout; the same ctx reaches 2 more calls": {
+			"onectx.go: ctx := context.Background(): the ctx comes from context.Background() here, without a deadline",
+			"onectx.go: _, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: \"b\"}): the same ctx reaches RPC CatalogClient.GetItem here",
+			"onectx.go: _ = refresh(ctx, c, \"c\"): the same ctx reaches onectx.refresh (RPC CatalogClient.GetItem) here",
 		},
 		// within the package: the root, then every call down to the RPC
 		"evil.poll is called": {

@@ -105,6 +105,14 @@ func refillAfterBlank(ctx context.Context, db *sql.DB, key string) error { // wa
 	return err
 }
 
+func refillAfterWork(ctx context.Context, db *sql.DB, key string) error { // want +4 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+	// Build the old key first: the comment is about this statement.
+	old := key + "-old"
+	_ = old
+	_, err := db.ExecContext(context.WithoutCancel(ctx), "INSERT INTO cache VALUES ($1)", key)
+	return err
+}
+
 func refillAfterTODO(ctx context.Context, db *sql.DB, key string) error { // want +3 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
 	// TODO: bound this.
 	var err error

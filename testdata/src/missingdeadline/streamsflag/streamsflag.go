@@ -16,28 +16,26 @@ import (
 
 // watch follows the catalog with the generic stream shapes.
 func watch(client catalogpb.CatalogClient) {
-	ctx := context.Background()
-	items, _ := client.ListItems(ctx, &catalogpb.ListItemsRequest{Category: "books"}) // want `streaming RPC CatalogClient.ListItems is called with a ctx from context.Background\(\)`
+	items, _ := client.ListItems(context.Background(), &catalogpb.ListItemsRequest{Category: "books"}) // want `streaming RPC CatalogClient.ListItems is called with a ctx from context.Background\(\)`
 	_, _ = items.Recv()
-	up, _ := client.UploadItems(ctx) // want `streaming RPC CatalogClient.UploadItems`
+	up, _ := client.UploadItems(context.Background()) // want `streaming RPC CatalogClient.UploadItems`
 	_, _ = up.CloseAndRecv()
-	chat, _ := client.Chat(ctx) // want `streaming RPC CatalogClient.Chat`
+	chat, _ := client.Chat(context.Background()) // want `streaming RPC CatalogClient.Chat`
 	_ = chat.Send(&catalogpb.ChatMessage{Text: "hi"})
 
-	_, _ = client.GetItem(ctx, &catalogpb.GetItemRequest{}) // want `unary RPC CatalogClient.GetItem`
+	_, _ = client.GetItem(context.Background(), &catalogpb.GetItemRequest{}) // want `unary RPC CatalogClient.GetItem`
 }
 
 // legacy uses the per-method stream interfaces.
 func legacy(client legacypb.LegacyClient) {
-	ctx := context.Background()
-	w, _ := client.Watch(ctx, &legacypb.WatchRequest{Topic: "t"}) // want `streaming RPC LegacyClient.Watch`
+	w, _ := client.Watch(context.Background(), &legacypb.WatchRequest{Topic: "t"}) // want `streaming RPC LegacyClient.Watch`
 	_, _ = w.Recv()
-	u, _ := client.Upload(ctx) // want `streaming RPC LegacyClient.Upload`
+	u, _ := client.Upload(context.Background()) // want `streaming RPC LegacyClient.Upload`
 	_, _ = u.CloseAndRecv()
-	s, _ := client.Sync(ctx) // want `streaming RPC LegacyClient.Sync`
+	s, _ := client.Sync(context.Background()) // want `streaming RPC LegacyClient.Sync`
 	_, _ = s.Recv()
 
-	_, _ = client.Ping(ctx, &legacypb.PingRequest{}) // want `unary RPC LegacyClient.Ping`
+	_, _ = client.Ping(context.Background(), &legacypb.PingRequest{}) // want `unary RPC LegacyClient.Ping`
 }
 
 // raw opens streams on the connection.
@@ -60,9 +58,8 @@ func follow(client catalogpb.CatalogClient) {
 // greet uses a connect-go client.
 func greet() {
 	client := greetconnect.NewGreetServiceClient(http.DefaultClient, "http://greet:8080")
-	ctx := context.Background()
-	_, _ = client.Greet(ctx, connect.NewRequest(&greetv1.GreetRequest{Name: "a"}))             // want `unary RPC GreetServiceClient.Greet`
-	stream, _ := client.GreetStream(ctx, connect.NewRequest(&greetv1.GreetRequest{Name: "b"})) // want `streaming RPC GreetServiceClient.GreetStream`
+	_, _ = client.Greet(context.Background(), connect.NewRequest(&greetv1.GreetRequest{Name: "a"}))             // want `unary RPC GreetServiceClient.Greet`
+	stream, _ := client.GreetStream(context.Background(), connect.NewRequest(&greetv1.GreetRequest{Name: "b"})) // want `streaming RPC GreetServiceClient.GreetStream`
 	for stream.Receive() {
 	}
 }

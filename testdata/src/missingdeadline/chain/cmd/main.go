@@ -26,7 +26,7 @@ func main() {
 	desc, err := s.Describe(ctx, "1") // want `Service.Describe is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC CatalogClient.GetItem through Client.Item, which can wait forever; derive the ctx with context.WithTimeout`
 	log.Println(desc, err)
 
-	log.Println(service.DescribeAll(ctx, s, []string{"1", "2"})) // want `service.DescribeAll is called with a ctx from context.Background\(\) .* to RPC CatalogClient.GetItem through Client.Items → client.fetch`
+	log.Println(service.DescribeAll(context.Background(), s, []string{"1", "2"})) // want `service.DescribeAll is called with a ctx from context.Background\(\) .* to RPC CatalogClient.GetItem through Client.Items → client.fetch`
 
 	_, _ = c.Item(context.TODO(), "3") // want `Client.Item is called with a ctx from context.TODO\(\) that has no deadline and passes it to RPC CatalogClient.GetItem, which`
 
@@ -36,14 +36,14 @@ func main() {
 	log.Println(s.DescribeBounded(ctx, "5"))
 	log.Println(c.BoundedItem(ctx, "6"))
 
-	name, _ := client.Decode(ctx, c, "8", (*catalogpb.Item).GetName) // want `client.Decode is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC CatalogClient.GetItem through Client.Item`
+	name, _ := client.Decode(context.Background(), c, "8", (*catalogpb.Item).GetName) // want `client.Decode is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC CatalogClient.GetItem through Client.Item`
 	log.Println(name)
 
 	describe := s.Describe
-	_, _ = describe(ctx, "9") // want `Service.Describe is called with a ctx from context.Background\(\)`
+	_, _ = describe(context.TODO(), "9") // want `Service.Describe is called with a ctx from context.TODO\(\)`
 
 	// Tag's body is in another package; its fact says it adds no deadline.
-	_, _ = c.Item(client.Tag(ctx), "7") // want `Client.Item is called with a ctx from context.Background\(\) that has no deadline`
-	_, _ = c.Item(client.Root(), "10")  // want `Client.Item is called with a ctx from context.Background\(\) at .*/client.go:\d+ that has no deadline`
-	c.WarmTwice()                       // want `Client.WarmTwice takes no ctx and calls RPC CatalogClient.GetItem with context.Background\(\)`
+	_, _ = c.Item(client.Tag(context.Background()), "7") // want `Client.Item is called with a ctx from context.Background\(\) that has no deadline`
+	_, _ = c.Item(client.Root(), "10")                   // want `Client.Item is called with a ctx from context.Background\(\) at .*/client.go:\d+ that has no deadline`
+	c.WarmTwice()                                        // want `Client.WarmTwice takes no ctx and calls RPC CatalogClient.GetItem with context.Background\(\)`
 }

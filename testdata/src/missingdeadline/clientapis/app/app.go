@@ -13,11 +13,11 @@ import (
 // Run is the job's entry point.
 func Run(c *store.Client, g store.Getter, typed *store.Typed[int]) {
 	ctx := context.Background()
-	_, _ = c.Get(ctx, "a")        // want `unary RPC Client.Get is called with a ctx from context.Background\(\)`
-	_, _ = store.Lookup(ctx, "b") // want `unary RPC store.Lookup is called with a ctx from context.Background\(\)`
-	_, _ = g.Get(ctx, "c")        // want `unary RPC Getter.Get is called`
-	_, _ = typed.Load(ctx, "d")   // want `unary RPC Typed.Load is called`
-	_, _ = Sync(ctx, c)           // want `app.Sync is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC Client.Get`
+	_, _ = c.Get(context.Background(), "a")        // want `unary RPC Client.Get is called with a ctx from context.Background\(\)`
+	_, _ = store.Lookup(context.Background(), "b") // want `unary RPC store.Lookup is called with a ctx from context.Background\(\)`
+	_, _ = g.Get(context.Background(), "c")        // want `unary RPC Getter.Get is called`
+	_, _ = typed.Load(context.Background(), "d")   // want `unary RPC Typed.Load is called`
+	_, _ = Sync(context.Background(), c)           // want `app.Sync is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC Client.Get`
 
 	bounded, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()

@@ -26,8 +26,8 @@ func main() {
 	bounded, _ := transport.Bounded("catalog:443")
 	_ = bounded.Invoke(ctx, "/catalog.v1.Catalog/GetItem", nil, nil) // so does clientx.Bounded
 	tagged, _ := transport.Tagged("catalog:443")
-	_ = tagged.Invoke(ctx, "/catalog.v1.Catalog/GetItem", nil, nil) // want `unary RPC ClientConn.Invoke is called`
+	_ = tagged.Invoke(context.Background(), "/catalog.v1.Catalog/GetItem", nil, nil) // want `unary RPC ClientConn.Invoke is called`
 
 	either, _ := transport.Either("catalog:443", ctx != nil)
-	_ = either.Invoke(ctx, "/catalog.v1.Catalog/GetItem", nil, nil) // want `unary RPC ClientConn.Invoke is called`
+	_ = either.Invoke(context.Background(), "/catalog.v1.Catalog/GetItem", nil, nil) // want `unary RPC ClientConn.Invoke is called`
 }

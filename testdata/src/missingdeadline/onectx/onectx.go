@@ -1,0 +1,46 @@
+// Package onectx is a nightly job whose one deadline-less ctx reaches several RPCs: one
+// decision (where the ctx is made), one finding, the other calls listed with it.
+package onectx
+
+import (
+	"context"
+
+	"example.com/gen/catalogpb"
+)
+
+// refresh passes its ctx to an RPC.
+func refresh(ctx context.Context, c catalogpb.CatalogClient, id string) error {
+	_, err := c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id})
+	return err
+}
+
+// Nightly makes one ctx and uses it three times: reported once, at the first call.
+func Nightly(c catalogpb.CatalogClient) {
+	ctx := context.Background()
+	_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "a"}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\) that has no deadline, so it can wait forever; derive the ctx with context.WithTimeout; the same ctx reaches 2 more calls$`
+	_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "b"})
+	_ = refresh(ctx, c, "c")
+
+	// Another root is another decision.
+	_, _ = c.GetItem(context.TODO(), &catalogpb.GetItemRequest{Id: "d"}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.TODO\(\) that has no deadline, so it can wait forever; derive the ctx with context.WithTimeout$`
+}
+
+// Weekly suppresses its second call: the suppression is used, and that call is not listed.
+func Weekly(c catalogpb.CatalogClient) {
+	ctx := context.Background()
+	_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "w"}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\) that has no deadline, so it can wait forever; derive the ctx with context.WithTimeout; the same ctx reaches 1 more call$`
+	//deadlinelint:ignore missingdeadline the archive call is bounded by the archive server itself
+	_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "archive"})
+	_ = refresh(ctx, c, "x")
+}
+
+// Dispatch runs one RPC per verb: separate paths, separate findings.
+func Dispatch(c catalogpb.CatalogClient, verb string) {
+	ctx := context.Background()
+	switch verb {
+	case "get":
+		_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "g"}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\) that has no deadline, so it can wait forever; derive the ctx with context.WithTimeout$`
+	case "refresh":
+		_ = refresh(ctx, c, "r") // want `onectx.refresh is called with a ctx from context.Background\(\) that has no deadline`
+	}
+}
