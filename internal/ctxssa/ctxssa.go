@@ -153,12 +153,15 @@ func run(pass *analysis.Pass) (any, error) {
 		res.returned = importReturned(pass)
 		exportReturned(pass, res)
 		res.ignoring = exportIgnoring(pass)
+		exportSemanticIgnoring(pass, res, res.SSA())
 	}
 	return res, nil
 }
 
 // IgnoresCtx reports whether fn, a function or method of the user's code, takes a ctx and does
-// nothing with it: known from its body in this package, from its fact in another.
+// no work with it (never refers to it, or only reads from it, derives a ctx it drops, or
+// hands it to functions that do the same): known from its body in this package, from its
+// fact in another.
 func (r *Result) IgnoresCtx(fn *types.Func) bool {
 	if fn.Pkg() == r.pass.Pkg {
 		return r.ignoring[fn]

@@ -10,7 +10,7 @@ import (
 	"google.golang.org/grpc"
 )
 
-func lookup(ctx context.Context, name string) (string, error) { return name, nil }
+func lookup(ctx context.Context, name string) (string, error) { return name, ctx.Err() }
 
 type Greeter struct {
 	greetconnect.UnimplementedGreetServiceHandler

@@ -8,7 +8,7 @@ import (
 	"google.golang.org/grpc"
 )
 
-func load(ctx context.Context, id string) (*catalogpb.Item, error) { return nil, nil }
+func load(ctx context.Context, id string) (*catalogpb.Item, error) { return nil, ctx.Err() }
 
 // lookalike has a GetItem of the handler's exact signature but implements no registered
 // service: it is not a handler.
