@@ -141,8 +141,8 @@ func (d *dropper) dropsIn(fn *ssa.Function) *drop {
 func (d *dropper) ownRoots(fn *ssa.Function, dr *drop) {
 	for _, f := range withLiterals(fn) {
 		for _, s := range ctxorigin.Sinks(f) {
-			if !onBehalf(s.Instr) || dynamic(s.Instr) || s.Func != nil && d.res.IgnoresCtx(s.Func) {
-				continue // not work: a callee that does nothing with the ctx (a span, a log line) loses nothing
+			if !onBehalf(s.Instr) || dynamic(s.Instr) || s.Func != nil && d.res.IgnoresCtx(s.Func) || ctxorigin.IsDial(s.Func) {
+				continue // not work: a callee that does nothing with the ctx (a span, a log line) loses nothing, and a dial's conn outlives the request
 			}
 			for _, o := range d.info.Origins.Of(s.Ctx) {
 				if o.Kind == ctxorigin.Root && (o.Call == nil || !ctxorigin.ReplacesNoCtx(o.Call)) {

@@ -146,12 +146,23 @@ var readers = []reader{
 
 const otelMetric = "go.opentelemetry.io/otel/metric"
 
-// IsReader reports whether fn only reads from, or logs with, its ctx argument.
-func IsReader(fn *types.Func) bool {
+// dials lists the functions that use their ctx only to establish a connection that outlives
+// the call: a connection cache or pool dials once, for whoever asks first, and a root context
+// there ties the shared connection to no single request — the idiom, not a lost deadline.
+var dials = []reader{
+	{typesutil.GRPCPath, "", "DialContext"},
+	{"net", "Dialer", "DialContext"},
+	{"crypto/tls", "Dialer", "DialContext"},
+}
+
+// IsDial reports whether fn is one of the dials: its ctx bounds only the connection attempt.
+func IsDial(fn *types.Func) bool { return matches(fn, dials) }
+
+func matches(fn *types.Func, list []reader) bool {
 	if fn == nil {
 		return false
 	}
-	for _, r := range readers {
+	for _, r := range list {
 		if r.recv == "" && typesutil.IsFunc(fn, r.pkg, r.name) ||
 			r.recv != "" && typesutil.IsMethod(fn, r.pkg, r.recv, r.name) {
 			return true
@@ -159,3 +170,6 @@ func IsReader(fn *types.Func) bool {
 	}
 	return false
 }
+
+// IsReader reports whether fn only reads from, or logs with, its ctx argument.
+func IsReader(fn *types.Func) bool { return matches(fn, readers) }

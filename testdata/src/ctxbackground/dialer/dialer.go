@@ -1,0 +1,72 @@
+// Package dialer is a gRPC service that keeps a cache of connections to its peers. A root
+// context given only to a dial is the idiom: the connection is shared by every later request.
+package dialer
+
+import (
+	"context"
+	"net"
+	"sync"
+
+	"example.com/gen/catalogpb"
+	"google.golang.org/grpc"
+)
+
+type Server struct {
+	catalogpb.UnimplementedCatalogServer
+	mu    sync.Mutex
+	conns map[string]*grpc.ClientConn
+	raw   map[string]net.Conn
+}
+
+// conn dials a peer with a root context: the connection outlives the request that asked.
+func (s *Server) conn(addr string) (*grpc.ClientConn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cc := s.conns[addr]; cc != nil {
+		return cc, nil
+	}
+	cc, err := grpc.DialContext(context.Background(), addr)
+	if err != nil {
+		return nil, err
+	}
+	s.conns[addr] = cc
+	return cc, nil
+}
+
+// rawConn does the same with a net.Dialer.
+func (s *Server) rawConn(addr string) (net.Conn, error) {
+	var d net.Dialer
+	return d.DialContext(context.Background(), "tcp", addr)
+}
+
+// fetch dials, then works with a root context: the work is what loses the deadline.
+func (s *Server) fetch(addr, id string) (*catalogpb.Item, error) { // want fetch:"drops ctx: context.Background\\(\\) at .*/dialer.go:48"
+	cc, err := s.conn(addr)
+	if err != nil {
+		return nil, err
+	}
+	return catalogpb.NewCatalogClient(cc).GetItem(context.Background(), &catalogpb.GetItemRequest{Id: id})
+}
+
+func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	cc, err := s.conn("peer:443") // a dial helper: silent
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.rawConn("peer:80"); err != nil { // silent too
+		return nil, err
+	}
+	if _, err := catalogpb.NewCatalogClient(cc).GetItem(ctx, req); err != nil {
+		return nil, err
+	}
+	return s.fetch("peer:443", req.GetId()) // want `dialer.Server.fetch, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\) at .*/dialer.go:48 instead`
+}
+
+// ListItems dials in the handler itself: a root in a request scope is reported where it is.
+func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream catalogpb.Catalog_ListItemsServer) error {
+	cc, err := grpc.DialContext(context.Background(), "peer:443") // want `context.Background\(\) in handler Server.ListItems`
+	if err != nil {
+		return err
+	}
+	return cc.Close()
+}
