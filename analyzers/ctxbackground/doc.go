@@ -28,7 +28,11 @@
 // repository or a client wrapper that does. Through facts, a function that runs ctx-taking
 // work with a root context of its own — or calls one that does — is summarised, across the
 // packages of the analysed module, and a request scope calling it is reported at the call
-// site, once per handler and root, with the chain of calls in the message. Calls through an
+// site, with every root its work reaches named in the message (a harmless first root does not
+// hide a second one) and the chain of calls to each. A root is one decision: it is reported
+// once per package, at the first call in source order that reaches it, with the other calls
+// (from any handler) as related positions. A //deadlinelint:ignore ctxbackground <reason> on
+// the root's line (or the line above) silences every report through it, in every package. Calls through an
 // interface follow its implementations declared in the package and the packages it imports;
 // calls of a func-typed field follow the functions stored into it in the package; where the
 // candidates are not known, nothing is reported. An interface call drops only when no
@@ -38,15 +42,18 @@
 // A transitive report claims the handler's deadline is lost in work done for it. The chain
 // therefore stops at work that is not: a goroutine a callee starts (its lifetime is its own), a
 // deferred call (cleanup), a literal run by sync.Once anywhere on the chain, work that runs only
-// once the ctx is done (context.AfterFunc, after <-ctx.Done() or in its select case), and a
-// root handed to a function value loaded from a field (out of sight). In the handler itself, a
+// once the ctx is done (context.AfterFunc, after <-ctx.Done() or in its select case), a
+// root handed to a function value loaded from a field (out of sight), a root given only to a
+// dial (grpc.DialContext, net.Dialer and tls.Dialer DialContext: a connection shared by later
+// requests), and a call of a function that does no work with its ctx (it never uses it, only
+// reads values from it or logs with it, starts a span and drops the ctx the tracer returns,
+// or hands it to functions that do the same: a summary exported as a fact). In the handler itself, a
 // bounded fresh ctx in a deferred function literal is the cleanup idiom and is not reported.
 //
 // A helper — in any package of the module —
 // that returns a root context which the handler then works with (ctxutil.NewRoot(),
 // telemetry.StartLinked(ctx) returning a span on context.Background()) is reported at the
-// handler's call of the helper, with the work it reaches as related positions. When a handler
-// reaches one root along several calls, the first in source order is reported. Code of the
+// handler's call of the helper, with the work it reaches as related positions. Code of the
 // standard library and of dependency modules is not followed unless -ctxbackground.external is
 // set; -ctxbackground.transitive=false turns the following off.
 //
