@@ -3,6 +3,7 @@ package ctxbackground
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -72,6 +73,9 @@ func run(pass *analysis.Pass) (any, error) {
 			if deadlineWrapper(call) != "" && inDeferred(fn) || ctxorigin.AfterDone(call) {
 				continue // a bounded fresh ctx for deferred cleanup (the idiom), or work after the caller gave up
 			}
+			if onlyStartsGoroutines(reached[call]) {
+				continue // given to helpers that only start goroutines with it: lifetimes of their own
+			}
 			rep.Report(diagnostic(pass, res, sc, call, reached[call]))
 		}
 	}
@@ -95,6 +99,70 @@ func sinksByRoot(info *ctxssa.Info) map[*ssa.Call][]ctxorigin.Sink {
 		}
 	}
 	return out
+}
+
+// onlyStartsGoroutines reports whether every sink is a call of a function of the package whose
+// ctx parameter is used only by goroutines it starts (an exit monitor, a watcher): the helper
+// gives the work a lifetime of its own, and the handler's root is that lifetime — the request
+// ctx would stop it as the handler returns. No sinks is not "only".
+func onlyStartsGoroutines(sinks []ctxorigin.Sink) bool {
+	for _, s := range sinks {
+		fn := s.Instr.Common().StaticCallee()
+		if _, isCall := s.Instr.(*ssa.Call); !isCall || fn == nil || fn.Blocks == nil {
+			return false
+		}
+		i := slices.Index(s.Instr.Common().Args, s.Ctx)
+		if i < 0 || i >= len(fn.Params) || !usedOnlyByGoroutines(fn.Params[i]) {
+			return false
+		}
+	}
+	return len(sinks) > 0
+}
+
+// usedOnlyByGoroutines reports whether the parameter p is used, at least once, and only by go
+// statements: as an argument of one, or captured by function literals that are only started
+// (go/ssa captures p through a cell, stored once).
+func usedOnlyByGoroutines(p *ssa.Parameter) bool {
+	used := false
+	for _, ref := range *p.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Go:
+			used = true
+		case *ssa.Store:
+			cell, ok := ref.Addr.(*ssa.Alloc)
+			if !ok || !onlyStarted(cell, ref) {
+				return false
+			}
+			used = true
+		default:
+			return false
+		}
+	}
+	return used
+}
+
+// onlyStarted reports whether the cell holding a captured parameter is used only by the store
+// that fills it and by function literals that are only started with go.
+func onlyStarted(cell *ssa.Alloc, fill *ssa.Store) bool {
+	for _, ref := range *cell.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			if ref != fill {
+				return false
+			}
+		case *ssa.MakeClosure:
+			for _, r := range *ref.Referrers() {
+				if _, ok := r.(*ssa.Go); !ok {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // rootCalls returns the calls to context.Background and context.TODO in fn's own body whose

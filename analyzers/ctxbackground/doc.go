@@ -19,7 +19,9 @@
 // The finding is reported once, at the Background/TODO call, with the ctx-taking calls it
 // reaches as related positions, and a suggested fix that passes the request ctx instead
 // when that identifier is in scope. Not reported: a fallback for a nil ctx (if ctx == nil {
-// ctx = context.Background() }), a comparison with Background, and a root created in a
+// ctx = context.Background() }), a comparison with Background, a root handed only to
+// functions of the package that use their ctx only in goroutines they start (an exit monitor:
+// the root is its lifetime, which the request ctx would end), and a root created in a
 // function that sync.Once.Do, sync.OnceFunc, OnceValue or OnceValues runs — a one-time
 // initialisation of shared state, which must not fail for every later request because the
 // request that triggered it was cancelled.

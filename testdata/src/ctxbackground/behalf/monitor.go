@@ -1,0 +1,36 @@
+package behalf
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/gen/catalogpb"
+)
+
+// Monitor is a gRPC service that starts an exit monitor per item: the monitor must outlive
+// the request that started it.
+type Monitor struct {
+	catalogpb.UnimplementedCatalogServer
+	db *sql.DB
+}
+
+// watchExit starts the monitor; its ctx is the monitor's lifetime.
+func (m *Monitor) watchExit(ctx context.Context, id string, exited <-chan struct{}) {
+	go func() {
+		<-exited
+		_, _ = m.db.ExecContext(ctx, "UPDATE items SET state = 'exited' WHERE id = $1", id)
+	}()
+}
+
+// record writes at once: work for the request.
+func (m *Monitor) record(ctx context.Context, id string) {
+	_, _ = m.db.ExecContext(ctx, "INSERT INTO events VALUES ($1)", id)
+	go func() { _, _ = m.db.ExecContext(ctx, "UPDATE items SET seen = true WHERE id = $1", id) }()
+}
+
+func (m *Monitor) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	exited := make(chan struct{})
+	m.watchExit(context.Background(), req.GetId(), exited) // a lifetime of its own: silent
+	m.record(context.Background(), req.GetId())            // want `context.Background\(\) in handler Monitor.GetItem drops the caller's deadline`
+	return &catalogpb.Item{Id: req.GetId()}, nil
+}
