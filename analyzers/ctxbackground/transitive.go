@@ -243,7 +243,7 @@ func (d *dropper) targetDrop(t callees.Target) *drop {
 // returning a root context that the scope then works with. A root is one decision, reported
 // once in the package: at the first call in source order that reaches it, with the other calls
 // that reach it (from any handler) as related positions.
-func (d *dropper) checkScopes(report func(analysis.Diagnostic)) {
+func (d *dropper) checkScopes(emit func(analysis.Diagnostic)) {
 	var cands []*candidate
 	for _, fn := range d.info.Funcs {
 		if sc := d.info.Scopes.Of(fn); sc != nil {
@@ -251,16 +251,7 @@ func (d *dropper) checkScopes(report func(analysis.Diagnostic)) {
 			cands = append(cands, d.droppingCalls(sc, fn)...)
 		}
 	}
-	// Source order is by file name, then offset: token.Pos orders files as they were parsed,
-	// which go/packages does in parallel.
-	fset := d.pass.Fset
-	sort.SliceStable(cands, func(i, j int) bool {
-		pi, pj := fset.Position(cands[i].pos), fset.Position(cands[j].pos)
-		if pi.Filename != pj.Filename {
-			return pi.Filename < pj.Filename
-		}
-		return pi.Offset < pj.Offset
-	})
+	sort.SliceStable(cands, func(i, j int) bool { return report.Before(d.pass.Fset, cands[i].pos, cands[j].pos) })
 	owner := make(map[string]*analysis.Diagnostic) // root → the finding that reports it
 	var out []*analysis.Diagnostic
 	for i, c := range cands {
@@ -289,7 +280,7 @@ func (d *dropper) checkScopes(report func(analysis.Diagnostic)) {
 		out = append(out, &diag)
 	}
 	for _, diag := range out {
-		report(*diag)
+		emit(*diag)
 	}
 }
 

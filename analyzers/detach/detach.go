@@ -193,7 +193,8 @@ func diagnostic(res *ctxssa.Result, call *ssa.Call, why reason, unbounded []ctxo
 		spos, _ := res.CallRange(s.Instr)
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: spos, Message: describe(s)})
 	}
-	sort.Slice(d.Related, func(i, j int) bool { return d.Related[i].Pos < d.Related[j].Pos })
+	fset := call.Parent().Prog.Fset
+	sort.SliceStable(d.Related, func(i, j int) bool { return report.Before(fset, d.Related[i].Pos, d.Related[j].Pos) })
 	return d, true
 }
 

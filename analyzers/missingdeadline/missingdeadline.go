@@ -406,13 +406,8 @@ type finding struct {
 // (a root, or a call returning one) that reaches many RPCs one after the other is one
 // decision, reported at the first site in source order, with the others as related positions.
 func (c *checker) reportOnce(rep *report.Reporter, found []finding) {
-	fset := c.pass.Fset
 	sort.SliceStable(found, func(i, j int) bool {
-		pi, pj := fset.Position(found[i].site.instr.Pos()), fset.Position(found[j].site.instr.Pos())
-		if pi.Filename != pj.Filename {
-			return pi.Filename < pj.Filename
-		}
-		return pi.Offset < pj.Offset
+		return report.Before(c.pass.Fset, found[i].site.instr.Pos(), found[j].site.instr.Pos())
 	})
 	type group struct {
 		first  finding

@@ -117,3 +117,14 @@ func (r *Reporter) reportUnknownNames(dir *directive.Directive) {
 
 // FuncName is the short name of fn used in messages: "http.Get", "DB.Query".
 func FuncName(fn *types.Func) string { return typesutil.FuncName(fn) }
+
+// Before reports whether a comes before b in source order: by file name, then offset.
+// token.Pos alone orders files as they were parsed, which go/packages does in parallel, so
+// sorting by it makes the first of several call sites vary from run to run.
+func Before(fset *token.FileSet, a, b token.Pos) bool {
+	pa, pb := fset.Position(a), fset.Position(b)
+	if pa.Filename != pb.Filename {
+		return pa.Filename < pb.Filename
+	}
+	return pa.Offset < pb.Offset
+}
