@@ -56,3 +56,13 @@ func Checked(ctx context.Context, names []string) (string, error) {
 func Late(ctx context.Context, done chan<- string, names []string) {
 	go func() { done <- Logged(ctx, names) }()
 }
+
+// Verify hands a root to Checked, which honours cancellation: that is work.
+func Verify(names []string) (string, error) { // want Verify:"drops ctx: context.Background\\(\\) at .*/render.go:62"
+	return Checked(context.Background(), names)
+}
+
+// Background hands a root to Late, which starts a goroutine with it: work too.
+func Background(done chan<- string, names []string) { // want Background:"drops ctx: context.Background\\(\\) at .*/render.go:67"
+	Late(context.Background(), done, names)
+}
