@@ -64,13 +64,16 @@ func (dr *drop) fact() *dropsCtx {
 }
 
 // add appends r unless a root of the same name is there already.
-func (dr *drop) add(r root) {
-	for _, have := range dr.roots {
+func (dr *drop) add(r root) { dr.roots = addRoot(dr.roots, r) }
+
+// addRoot returns roots with r appended, unless a root of the same name is there already.
+func addRoot(roots []root, r root) []root {
+	for _, have := range roots {
 		if have.Root == r.Root {
-			return
+			return roots
 		}
 	}
-	dr.roots = append(dr.roots, r)
+	return append(roots, r)
 }
 
 // dropper summarises the functions of one package and checks its request scopes' calls.
@@ -330,9 +333,7 @@ func (d *dropper) returnedRoots(sc *scope.Scope, fn *ssa.Function) []*candidate 
 				out = append(out, c)
 			}
 			r.Via = ""
-			dr := drop{c.roots}
-			dr.add(r)
-			c.roots = dr.roots
+			c.roots = addRoot(c.roots, r)
 			spos, _ := d.res.CallRange(s.Instr)
 			c.reaches = append(c.reaches, analysis.RelatedInformation{Pos: spos, Message: "reaches " + report.FuncName(s.Func)})
 		}

@@ -156,6 +156,14 @@ type checker struct {
 	callers  map[*ssa.Function][]*site // sites calling each function of the package
 	needs    map[*ssa.Function]*need   // functions whose ctx param reaches an RPC without a deadline
 	exempts  map[*site]bool            // memo of the interceptor exemption
+	static   []staticCall              // the static calls of the owned functions, for apiCallers
+}
+
+// staticCall is a call of a declared function by an owned function.
+type staticCall struct {
+	fn     *ssa.Function
+	instr  ssa.CallInstruction
+	callee *types.Func
 }
 
 // site is a call that may make an RPC with its ctx argument: a client call, or a call to a
@@ -198,7 +206,7 @@ func (c *checker) inTestFile(fn *ssa.Function) bool {
 	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }
 
-// collect finds the sites of the owned functions.
+// collect finds the sites of the owned functions, and their static calls.
 func (c *checker) collect() {
 	for _, fn := range c.info.Funcs {
 		if !c.owned[fn] {
@@ -209,6 +217,11 @@ func (c *checker) collect() {
 				call, ok := instr.(ssa.CallInstruction)
 				if !ok {
 					continue
+				}
+				if callee := call.Common().StaticCallee(); callee != nil {
+					if obj, ok := callee.Object().(*types.Func); ok {
+						c.static = append(c.static, staticCall{fn, call, obj})
+					}
 				}
 				if s := c.site(fn, call); s != nil {
 					c.sites = append(c.sites, s)

@@ -64,28 +64,6 @@ func (c *checker) isNoCtxAPI(fn *ssa.Function) (*types.Func, bool) {
 // and exports the facts of the exported ones, passing the question on through APIs that call
 // APIs.
 func (c *checker) apiCallers(rep *report.Reporter, apis map[*types.Func]*noCtxAPI) {
-	type call struct {
-		fn     *ssa.Function
-		instr  ssa.CallInstruction
-		callee *types.Func
-	}
-	var calls []call
-	for _, fn := range c.info.Funcs {
-		if !c.owned[fn] {
-			continue
-		}
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				ci, ok := instr.(ssa.CallInstruction)
-				if !ok || ci.Common().StaticCallee() == nil {
-					continue
-				}
-				if obj, ok := ci.Common().StaticCallee().Object().(*types.Func); ok {
-					calls = append(calls, call{fn, ci, obj})
-				}
-			}
-		}
-	}
 	lookup := func(obj *types.Func) *noCtxAPI {
 		if f := apis[obj]; f != nil {
 			return f
@@ -98,7 +76,7 @@ func (c *checker) apiCallers(rep *report.Reporter, apis map[*types.Func]*noCtxAP
 	}
 	for changed := true; changed; { // APIs calling APIs, to a fixpoint
 		changed = false
-		for _, cl := range calls {
+		for _, cl := range c.static {
 			f := lookup(cl.callee)
 			outer, isAPI := c.isNoCtxAPI(cl.fn)
 			if f != nil && isAPI && apis[outer] == nil {
@@ -112,7 +90,7 @@ func (c *checker) apiCallers(rep *report.Reporter, apis map[*types.Func]*noCtxAP
 			c.pass.ExportObjectFact(obj, f)
 		}
 	}
-	for _, cl := range calls {
+	for _, cl := range c.static {
 		f := lookup(cl.callee)
 		if _, isAPI := c.isNoCtxAPI(cl.fn); f == nil || isAPI {
 			continue
