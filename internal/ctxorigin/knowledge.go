@@ -142,6 +142,10 @@ var readers = []reader{
 	// OpenTelemetry logs: a record is handed to the processors with the ctx's values.
 	{"go.opentelemetry.io/otel/log", "Logger", "Emit"},
 	{"go.opentelemetry.io/otel/log", "Logger", "Enabled"},
+	// OpenCensus stats: a measurement is aggregated in memory with the ctx's tags.
+	{"go.opencensus.io/stats", "", "Record"},
+	{"go.opencensus.io/stats", "", "RecordWithTags"},
+	{"go.opencensus.io/stats", "", "RecordWithOptions"},
 }
 
 const otelMetric = "go.opentelemetry.io/otel/metric"
@@ -172,4 +176,21 @@ func matches(fn *types.Func, list []reader) bool {
 }
 
 // IsReader reports whether fn only reads from, or logs with, its ctx argument.
-func IsReader(fn *types.Func) bool { return matches(fn, readers) }
+func IsReader(fn *types.Func) bool { return matches(fn, readers) || recordsMeasurement(fn) }
+
+// recordsMeasurement reports whether fn has the shape of an OpenTelemetry instrument's Add or
+// Record — (ctx, number, ...metric.AddOption or ...metric.RecordOption) — whatever its
+// receiver: the instrument itself, or an interface or type parameter a wrapper declares to
+// accept every instrument of one kind (func Inc[T counter](ctx, m T, …) { m.Add(ctx, 1, …) }).
+func recordsMeasurement(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	sig := fn.Signature()
+	params := sig.Params()
+	if !sig.Variadic() || params.Len() != 3 || sig.Results().Len() != 0 || !typesutil.IsContext(params.At(0).Type()) {
+		return false
+	}
+	opts, ok := params.At(2).Type().(*types.Slice)
+	return ok && (typesutil.IsNamed(opts.Elem(), otelMetric, "AddOption") || typesutil.IsNamed(opts.Elem(), otelMetric, "RecordOption"))
+}
