@@ -14,6 +14,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/report"
 	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
+	"github.com/deadlinelint/deadlinelint/internal/scope"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
@@ -33,13 +34,16 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes: []analysis.Fact{new(workParam)},
 }
 
-// strict requires both a bound and a reason, the Go article's full advice; by default a
-// WithoutCancel is reported only when its work has neither: either one is a decision.
+// strict requires both a bound and a reason, the Go article's full advice, of every
+// WithoutCancel; by default one is reported only when it detaches from a request (the request
+// ctx of a scope, or a parameter the package's scopes hand it to) and its work has neither: either
+// one is a decision, and detaching anything else (a component's lifetime, a job's cleanup) loses
+// no caller's deadline.
 var strict bool
 
 func init() {
 	Analyzer.Flags.BoolVar(&strict, "strict", false,
-		"report a context.WithoutCancel that lacks a bound or a reason (default: only one that lacks both)")
+		"report every context.WithoutCancel that lacks a bound or a reason (default: only one detaching from a request that lacks both)")
 }
 
 // workParam is the fact exported for a function of the user's code whose ctx parameter
@@ -70,10 +74,13 @@ func run(pass *analysis.Pass) (any, error) {
 		calls := detachCalls(funcs)
 		unbounded := r.unboundedSinks(funcs, calls)
 		for _, call := range calls {
-			if !isUsed(call) || fromTest(call) {
-				continue
+			why := reasons.of(call) // first: a //deadlinelint:detach here is used, reported or not
+			if !isUsed(call) || fromTest(call) || res.TestSupport || scope.RunByTest(call.Parent()) {
+				continue // test code: no request to detach from
 			}
-			why := reasons.of(call)
+			if !strict && !info.FromRequest(call.Call.Args[0]) {
+				continue // not known to detach from a request: lifecycle work, a job's cleanup
+			}
 			if d, ok := diagnostic(res, call, why, unbounded[call]); ok {
 				rep.Report(d)
 			}

@@ -14,9 +14,16 @@
 //	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 //	defer cancel()
 //
-// By default a WithoutCancel call is reported, once, at the call, when its work has neither a
-// bound nor a reason: either one is a decision somebody made. With -detach.strict it is reported
-// when either is missing (the Go article's full advice); the message says which, or both.
+// By default a WithoutCancel call is reported, once, at the call, when it detaches from a
+// request and its work has neither a bound nor a reason: either one is a decision somebody made.
+// It detaches from a request when its argument is, on some path, the request ctx of a request
+// scope, or a ctx parameter that the package's request scopes hand their request ctx to
+// (directly, or through other functions of the package). Detaching anything else — a
+// component's lifetime ctx, a job's, the ctx of a library function called from anywhere — loses
+// no caller's deadline that the analysis can see, and real code is full of it: cleanup after a
+// failure that must run even when the build was cancelled, releases of local references. With
+// -detach.strict every WithoutCancel, in request scope or not, is reported when either the bound
+// or the reason is missing (the Go article's full advice); the message says which, or both.
 //
 //   - A bound: its result reaches ctx-taking work — a call, a go or defer statement, or a closure
 //     that captures it, anywhere in the package — only on paths where context.WithTimeout,
@@ -39,8 +46,9 @@
 //     //deadlinelint:ignore or //nolint are not reasons. A //deadlinelint:detach that applies to
 //     no WithoutCancel call is reported too.
 //
-// A WithoutCancel of a test's own ctx (t.Context() in a t.Cleanup) is not reported: a test
-// is not a request.
+// A WithoutCancel of a test's own ctx (t.Context() in a t.Cleanup) is not reported, nor one in
+// test code (a _test.go file, a function taking a *testing.T, B, F or testing.TB, a package
+// whose non-test files import testing): a test is not a request.
 //
 // A WithoutCancel whose result is
 // never used is not reported. One whose result is used but reaches no ctx-taking work the
@@ -52,8 +60,8 @@
 // by a closure that is re-assigned with a deadline: which of the stored values the closure
 // sees is not known.
 //
-// The rule applies to all user code, not only to request scopes; never to generated files or
-// to dependencies. The older detach idiom — a context.Background() into which values of the
+// Under -detach.strict the rule applies to all user code, not only to request scopes; never to
+// generated files or to dependencies. The older detach idiom — a context.Background() into which values of the
 // request ctx are copied — is not recognised: telling it apart from an unrelated root context
 // is not precise enough. In a request scope the ctxbackground rule reports it.
 package detach

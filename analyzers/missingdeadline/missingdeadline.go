@@ -14,6 +14,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/report"
 	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
+	"github.com/deadlinelint/deadlinelint/internal/scope"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
@@ -42,7 +43,7 @@ var (
 func init() {
 	Analyzer.Flags.BoolVar(&streams, "streams", false,
 		"also report streaming client calls (NewStream and server-, client- and bidi-streaming methods)")
-	Analyzer.Flags.BoolVar(&tests, "tests", false, "also report calls in _test.go files")
+	Analyzer.Flags.BoolVar(&tests, "tests", false, "also report calls in test code (_test.go files, functions run by a test, packages whose non-test files import testing)")
 	Analyzer.Flags.Var(&clientAPIs, "clientapis",
 		"comma-separated extra unary client-call APIs, as pkgpath.Func or pkgpath.Type.Method")
 }
@@ -195,15 +196,9 @@ func newChecker(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info) *che
 		exempts:  make(map[*site]bool),
 	}
 	for _, fn := range info.Funcs {
-		c.owned[fn] = info.Scopes.Of(fn) == nil && (tests || !c.inTestFile(fn))
+		c.owned[fn] = info.Scopes.Of(fn) == nil && (tests || !res.TestSupport && !scope.RunByTest(fn))
 	}
 	return c
-}
-
-// inTestFile reports whether fn is declared in a _test.go file.
-func (c *checker) inTestFile(fn *ssa.Function) bool {
-	f := c.pass.Fset.File(fn.Pos())
-	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }
 
 // collect finds the sites of the owned functions, and their static calls.

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/report"
+	"github.com/deadlinelint/deadlinelint/internal/scope"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
@@ -38,13 +39,8 @@ func (c *checker) isNoCtxAPI(fn *ssa.Function) (*types.Func, bool) {
 		fn = fn.Parent()
 	}
 	obj, ok := fn.Object().(*types.Func)
-	if !ok || !obj.Exported() || typesutil.CtxParamIndex(obj.Signature()) >= 0 || c.inTestFile(fn) {
+	if !ok || !obj.Exported() || typesutil.CtxParamIndex(obj.Signature()) >= 0 || scope.RunByTest(fn) {
 		return nil, false
-	}
-	for i := 0; i < obj.Signature().Params().Len(); i++ {
-		if typesutil.IsTestingType(obj.Signature().Params().At(i).Type()) {
-			return nil, false
-		}
 	}
 	if recv := obj.Signature().Recv(); recv != nil {
 		t := recv.Type()

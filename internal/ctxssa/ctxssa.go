@@ -67,6 +67,10 @@ type Result struct {
 	// Context is true when the package imports "context" or depends on gRPC/connect-go:
 	// without either, no ctx value can appear in it.
 	Context bool
+	// TestSupport is true when the package's non-test files import "testing" (scope.TestSupport):
+	// fakes, harnesses and test suites, where no request's deadline is lost and no call waits
+	// for anyone in production. Rules stay silent there.
+	TestSupport bool
 
 	pass      *analysis.Pass
 	generated map[string]bool
@@ -89,6 +93,8 @@ type Info struct {
 	Funcs   []*ssa.Function // source functions and their literals, in source order, outside generated files
 	Scopes  *scope.Set
 	Origins *ctxorigin.Resolver
+
+	carriers carriers
 }
 
 // MayHaveScopes reports whether the package can contain a request scope at all.
@@ -96,7 +102,7 @@ func (r *Result) MayHaveScopes() bool { return r.RPC || r.marked }
 
 // SSA builds (once) and returns the package's SSA view.
 func (r *Result) SSA() *Info {
-	r.once.Do(func() { r.info = buildSSA(r.pass, r.generated, r.returned) })
+	r.once.Do(func() { r.info = buildSSA(r.pass, r.generated, r.returned, r.TestSupport) })
 	return r.info
 }
 
@@ -130,6 +136,7 @@ func run(pass *analysis.Pass) (any, error) {
 		RPC:        typesutil.DependsOn(pass.Pkg, typesutil.GRPCPath, typesutil.ConnectPath),
 		generated:  make(map[string]bool),
 	}
+	res.TestSupport = scope.TestSupport(pass.Fset, pass.Files)
 	res.Context = res.RPC || typesutil.ImportsContext(pass.Pkg)
 	for _, f := range pass.Files {
 		if isGenerated(pass.Fset, f) {
@@ -295,7 +302,7 @@ func isExternal(pass *analysis.Pass) bool {
 }
 
 // buildSSA creates the SSA package the way buildssa does, without its noreturn pass.
-func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types.Object]*ctxorigin.Returned) *Info {
+func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types.Object]*ctxorigin.Returned, testSupport bool) *Info {
 	prog := ssa.NewProgram(pass.Fset, 0)
 	for _, p := range pass.Pkg.Imports() {
 		prog.CreatePackage(p, nil, nil, true)
@@ -331,7 +338,7 @@ func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types
 			}
 		}
 	}
-	scopes := scope.Find(pass.Pkg, funcs)
+	scopes := scope.Find(pass.Pkg, funcs, testSupport)
 	imported := func(fn *types.Func) *ctxorigin.Returned { return returned[fn] }
 	return &Info{Pkg: pkg, Funcs: funcs, Scopes: scopes, Origins: ctxorigin.New(scopes, imported)}
 }

@@ -15,7 +15,9 @@
 //
 // Handlers, interceptors and connect-go handlers declared in _test.go files are test doubles
 // of servers (a fake that sleeps to provoke a client's timeout): not request scopes, unless
-// marked //deadlinelint:scope.
+// marked //deadlinelint:scope. The same holds for functions run by a test (they, or a function
+// enclosing them, take a *testing.T, B, F or testing.TB) and for every function of a test-support
+// package (one whose non-test files import "testing": fakes, harnesses, e2e suites).
 //
 // Other methods of a server type (constructors, Close, background workers) are not request
 // scopes: context.Background() there is legitimate.
@@ -23,6 +25,7 @@ package scope
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -99,15 +102,15 @@ func (s *Set) IsRequestStream(p *ssa.Parameter) bool { return s.streams[p] }
 func (s *Set) IsServerReceiver(p *ssa.Parameter) bool { return s.recvs[p] }
 
 // Find returns the request scopes among funcs, the source functions of pkg (function literals
-// included).
-func Find(pkg *types.Package, funcs []*ssa.Function) *Set {
+// included). In a test-support package (TestSupport) only marked functions are scopes.
+func Find(pkg *types.Package, funcs []*ssa.Function, testSupport bool) *Set {
 	set := &Set{
 		byFunc:  make(map[*ssa.Function]*Scope),
 		ctx:     make(map[*ssa.Parameter]bool),
 		streams: make(map[*ssa.Parameter]bool),
 		recvs:   make(map[*ssa.Parameter]bool),
 	}
-	f := finder{handlers: handlerMethods(pkg, serviceInterfaces(pkg)), grpc: lookupGRPC(pkg)}
+	f := finder{handlers: handlerMethods(pkg, serviceInterfaces(pkg)), grpc: lookupGRPC(pkg), testSupport: testSupport}
 	for _, fn := range funcs {
 		if sc := f.classify(fn); sc != nil {
 			set.add(sc)
@@ -136,8 +139,9 @@ func (s *Set) add(sc *Scope) {
 }
 
 type finder struct {
-	handlers map[*types.Func]bool // the methods that serve a registered service
-	grpc     *grpcTypes
+	handlers    map[*types.Func]bool // the methods that serve a registered service
+	grpc        *grpcTypes
+	testSupport bool // the package is test support: only marked functions are scopes
 }
 
 // classify returns the scope fn opens by itself (not as a closure), or nil.
@@ -151,7 +155,7 @@ func (f *finder) classify(fn *ssa.Function) *Scope {
 
 func (f *finder) classifyKind(fn *ssa.Function) *Scope {
 	sig := fn.Signature
-	if (inTestFile(fn) || inTestSupport(fn)) && !f.isMarked(fn) {
+	if (f.testSupport || RunByTest(fn)) && !f.isMarked(fn) {
 		return nil // a test double of a server, or test support: no caller's deadline to lose
 	}
 	switch {
@@ -169,10 +173,32 @@ func (f *finder) classifyKind(fn *ssa.Function) *Scope {
 	return nil
 }
 
-// inTestSupport reports whether fn, or a function enclosing it, takes a *testing.T, B, F or a
-// testing.TB: test support (an interceptor literal a test helper installs on its fake server),
-// in or out of a _test.go file.
-func inTestSupport(fn *ssa.Function) bool {
+// RunByTest reports whether fn is test code: declared in a _test.go file, or run by a test (it,
+// or a function enclosing it, takes a *testing.T, B, F or testing.TB: an interceptor literal a
+// test helper installs on its fake server, a helper driving a client), in or out of a _test.go
+// file. Nobody's deadline is lost there, and a call there waits for no one in production.
+func RunByTest(fn *ssa.Function) bool { return inTestFile(fn) || takesTestingArg(fn) }
+
+// TestSupport reports whether the package made of files is test support: one of its non-test
+// files imports "testing" (fakes, harnesses, end-to-end suites). Production code does not
+// import package testing, whose flags and helpers only a test binary needs.
+func TestSupport(fset *token.FileSet, files []*ast.File) bool {
+	for _, f := range files {
+		if strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") {
+			continue
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"testing"` {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// takesTestingArg reports whether fn, or a function enclosing it, takes a *testing.T, B, F or a
+// testing.TB.
+func takesTestingArg(fn *ssa.Function) bool {
 	for ; fn != nil; fn = fn.Parent() {
 		params := fn.Signature.Params()
 		for i := 0; i < params.Len(); i++ {

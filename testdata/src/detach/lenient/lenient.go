@@ -1,11 +1,11 @@
 // Package lenient is the detach rule without -detach.strict: a WithoutCancel is reported only
-// when its work has neither a bound nor a reason. A ledger service shape: journal writes that
-// must survive the caller, a cleanup helper, a test helper.
+// when it detaches from a request and its work has neither a bound nor a reason. A ledger
+// service shape: journal writes that must survive the caller, a cleanup helper, a test helper
+// (lenient_test.go); Serve is the request scope that reaches them all.
 package lenient
 
 import (
 	"context"
-	"testing"
 	"time"
 )
 
@@ -99,21 +99,6 @@ func Cleanup(ctx context.Context, fn func(context.Context)) {
 	fn(context.WithoutCancel(ctx))
 }
 
-// AfterTest is the t.Cleanup idiom: the test's ctx is cancelled just before cleanups run, so
-// they detach from it. A test is not a request.
-func AfterTest(t *testing.T, l *Ledger) {
-	t.Cleanup(func() {
-		l.write(context.WithoutCancel(t.Context()), "drop test ledger")
-	})
-}
-
-// AfterBenchmark: the same with testing.TB.
-func AfterBenchmark(tb testing.TB, l *Ledger) {
-	tb.Cleanup(func() {
-		l.write(context.WithoutCancel(tb.Context()), "drop bench ledger")
-	})
-}
-
 // literalStored: a literal stored for later is not explained by the comment above its
 // creation.
 func (l *Ledger) literalStored(ctx context.Context) func() {
@@ -121,4 +106,35 @@ func (l *Ledger) literalStored(ctx context.Context) func() {
 	return func() { // want +1 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
 		l.write(context.WithoutCancel(ctx), "flush")
 	}
+}
+
+// Serve is a request scope: it hands its request ctx to every method above.
+//
+//deadlinelint:scope
+func Serve(ctx context.Context, l *Ledger) {
+	l.Neither(ctx, "e")
+	l.BoundOnly(ctx, "e")
+	l.ReasonOnly(ctx, "e")
+	l.ReasonAboveGo(ctx, "e")
+	l.ReasonAboveBlock(ctx, "e", true)
+	l.TodoIsNoReason(ctx, "e")
+	l.FixmeIsNoReason(ctx, "e")
+	l.Posting(ctx, "e")
+	l.UsesSurvive(ctx, "e")
+	l.Undocumented(ctx, "e")
+	Cleanup(ctx, func(context.Context) {})
+	l.literalStored(ctx)()
+}
+
+// Lifecycle detaches from no request: its ctx is the ledger's own lifetime, handed in by main.
+// Without -detach.strict it is not reported, however unbounded.
+func (l *Ledger) Lifecycle(ctx context.Context) {
+	go l.write(context.WithoutCancel(ctx), "replay")
+}
+
+// Replay detaches from no request either, and says why with a directive: the directive applies
+// to the call (it is not reported as stray), though the call is not reported.
+func (l *Ledger) Replay(ctx context.Context) {
+	//deadlinelint:detach replays run to the end whatever stops the ledger
+	go l.write(context.WithoutCancel(ctx), "replay")
 }

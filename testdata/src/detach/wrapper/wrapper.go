@@ -121,3 +121,22 @@ func refillAfterTODO(ctx context.Context, db *sql.DB, key string) error { // wan
 }
 
 var _, _ = makeSilent, newConcrete
+
+// Handle is a request scope that reaches every detach above with its request ctx, so that the
+// reasons (not the request's reach) decide what is reported.
+//
+//deadlinelint:scope
+func Handle(ctx context.Context, st Store, db *sql.DB) {
+	s := &severing{st}
+	_, _ = s.Get(ctx, "k")
+	_ = s.Put(ctx, "k", "v")
+	_ = s.Copy(ctx, "a", "b")
+	_, _ = (&severingReader{st}).Get(ctx, "k")
+	_, _ = detachedReads{st}.Get(ctx, "k")
+	_, _ = newConcrete(st).Get(ctx, "k")
+	_, _ = makeSilent(st).Get(ctx, "k")
+	_ = refill(ctx, db, "k")
+	_ = refillAfterBlank(ctx, db, "k")
+	_ = refillAfterWork(ctx, db, "k")
+	_ = refillAfterTODO(ctx, db, "k")
+}

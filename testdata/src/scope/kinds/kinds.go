@@ -3,7 +3,6 @@ package kinds
 
 import (
 	"context"
-	"testing"
 
 	"connectrpc.com/connect"
 	"example.com/gen/catalogpb"
@@ -85,15 +84,6 @@ func (lookalike) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 // newAuth returns an interceptor literal.
 func newAuth() grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) { // want `interceptor newAuth.func1 ctx=ctx`
-		return h(ctx, req)
-	}
-}
-
-// startFake is test support outside a _test.go file: the interceptor literal it installs on a
-// fake server runs for a test, not for a caller with a deadline.
-func startFake(t testing.TB) grpc.UnaryServerInterceptor {
-	t.Helper()
-	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
 		return h(ctx, req)
 	}
 }
