@@ -55,6 +55,40 @@ func dynamic(instr ssa.CallInstruction) bool {
 // budget, which in deferred cleanup is the idiom.
 func boundedRoot(o ctxorigin.Origin) bool { return o.Deadline }
 
+// usesOwnCtxBeside reports whether fn — the function the bounded root made by root is in, or
+// the declared function enclosing it — hands its own ctx parameter to other work than the root's.
+// Its author had the caller's ctx in hand and gave this work a fresh budget instead, on purpose:
+// a rollback that must run when the caller's budget is spent, a fallback after the caller gave
+// up. A function that never works with the ctx it takes, or picks the root instead of its ctx
+// for the same work (base := ctx; if long { base = context.Background() }), is not so.
+func (d *dropper) usesOwnCtxBeside(fn *ssa.Function, root *ssa.Call) bool {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	for _, f := range withClosures(fn) {
+		for _, s := range ctxorigin.Sinks(f) {
+			own, rooted := false, false
+			for _, o := range d.info.Origins.Of(s.Ctx) {
+				own = own || o.Kind == ctxorigin.Param && o.Param.Parent() == fn
+				rooted = rooted || o.Call == root
+			}
+			if own && !rooted {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withClosures returns fn and the function literals nested in it, at any depth.
+func withClosures(fn *ssa.Function) []*ssa.Function {
+	out := []*ssa.Function{fn}
+	for i := 0; i < len(out); i++ {
+		out = append(out, out[i].AnonFuncs...)
+	}
+	return out
+}
+
 // ignoresCtx reports whether the implementation t does nothing with the ctx it takes (an
 // in-memory store behind an interface, which neither keeps nor loses a deadline), as ctxssa
 // tells from its body or its package's fact. An implementation out of sight may pass its ctx on.

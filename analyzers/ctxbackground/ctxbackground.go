@@ -76,6 +76,9 @@ func run(pass *analysis.Pass) (any, error) {
 			if onlyStartsGoroutines(reached[call]) {
 				continue // given to helpers that only start goroutines with it: lifetimes of their own
 			}
+			if res.OnlyMeasures(call) {
+				continue // it only carries tags to a metric record
+			}
 			rep.Report(diagnostic(pass, res, sc, call, reached[call]))
 		}
 	}

@@ -148,10 +148,14 @@ func (d *dropper) ownRoots(fn *ssa.Function, dr *drop) {
 				continue // not work: a callee that does nothing with the ctx (a span, a log line) loses nothing, and a dial's conn outlives the request
 			}
 			for _, o := range d.info.Origins.Of(s.Ctx) {
-				if o.Kind == ctxorigin.Root && (o.Call == nil || !ctxorigin.ReplacesNoCtx(o.Call)) {
-					if r, ok := d.rootOf(o); ok {
-						dr.add(r)
-					}
+				if o.Kind != ctxorigin.Root || o.Call != nil && ctxorigin.ReplacesNoCtx(o.Call) {
+					continue
+				}
+				if boundedRoot(o) && o.Call != nil && d.usesOwnCtxBeside(o.Call.Parent(), o.Call) {
+					continue // a fresh budget chosen beside the caller's ctx: a rollback, a fallback
+				}
+				if r, ok := d.rootOf(o); ok {
+					dr.add(r)
 				}
 			}
 		}

@@ -47,9 +47,66 @@ func comparesCtxWithNil(op *ssa.BinOp) bool {
 }
 
 // ReplacesNoCtx reports whether the root context created by call stands in for no caller's
-// ctx: the fallback of a nil check (NilGuarded), or a one-time initialisation run by sync.Once
-// (InOnce), whose shared result must not depend on the request that happens to trigger it.
-func ReplacesNoCtx(call *ssa.Call) bool { return NilGuarded(call) || InOnce(call) }
+// ctx: the fallback of a nil check (NilGuarded), a one-time initialisation run by sync.Once
+// (InOnce), whose shared result must not depend on the request that happens to trigger it, or
+// the lifetime of an object that keeps its cancel function (KeptByObject).
+func ReplacesNoCtx(call *ssa.Call) bool {
+	return NilGuarded(call) || InOnce(call) || KeptByObject(call)
+}
+
+// KeptByObject reports whether the root context call makes is the lifetime of an object: the
+// cancel function of a ctx derived from it is stored in a struct field (s.cancel = cancel, or a
+// field of a composite literal), for the object's Close or Stop to call. Its work runs as long
+// as the object lives — a subscription, a background refresher — not for the request that
+// happened to create it.
+func KeptByObject(call *ssa.Call) bool { return cancelKept(call, 0) }
+
+// cancelKept reports whether a derivation of the ctx v has its cancel function stored in a
+// struct field.
+func cancelKept(v ssa.Value, depth int) bool {
+	refs := v.Referrers()
+	if refs == nil || depth > 4 {
+		return false
+	}
+	for _, ref := range *refs {
+		derive, ok := ref.(*ssa.Call)
+		if !ok || !typesutil.ReturnsContext(derive.Common().Signature()) || derive.Common().Value == v {
+			continue
+		}
+		if _, tuple := derive.Type().(*types.Tuple); !tuple {
+			if cancelKept(derive, depth+1) {
+				return true
+			}
+			continue
+		}
+		for _, r := range *derive.Referrers() {
+			ext, ok := r.(*ssa.Extract)
+			if !ok {
+				continue
+			}
+			if typesutil.IsContext(ext.Type()) && cancelKept(ext, depth+1) || storedInField(ext) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// storedInField reports whether the function value v (a cancel function) is stored in a struct
+// field.
+func storedInField(v ssa.Value) bool {
+	if _, fn := v.Type().Underlying().(*types.Signature); !fn {
+		return false
+	}
+	for _, ref := range *v.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Val == v {
+			if _, field := st.Addr.(*ssa.FieldAddr); field {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // InOnce reports whether call is made inside a function literal that sync.Once's Do,
 // sync.OnceFunc, OnceValue or OnceValues runs (directly, or in a literal nested in it): the

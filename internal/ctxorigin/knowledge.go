@@ -99,7 +99,8 @@ type reader struct {
 // readers lists the ctx-taking APIs that are not work. Matching is by package path,
 // receiver type and name.
 var readers = []reader{
-	{"context", "", "Cause"}, // the cancellation cause: a read
+	{"context", "", "Cause"},        // the cancellation cause: a read
+	{"context", "Context", "Value"}, // a value the ctx carries
 	// log/slog: a record is formatted and written synchronously, with the ctx's values.
 	{"log/slog", "", "DebugContext"},
 	{"log/slog", "", "InfoContext"},
@@ -142,10 +143,6 @@ var readers = []reader{
 	// OpenTelemetry logs: a record is handed to the processors with the ctx's values.
 	{"go.opentelemetry.io/otel/log", "Logger", "Emit"},
 	{"go.opentelemetry.io/otel/log", "Logger", "Enabled"},
-	// OpenCensus stats: a measurement is aggregated in memory with the ctx's tags.
-	{"go.opencensus.io/stats", "", "Record"},
-	{"go.opencensus.io/stats", "", "RecordWithTags"},
-	{"go.opencensus.io/stats", "", "RecordWithOptions"},
 }
 
 const otelMetric = "go.opentelemetry.io/otel/metric"
@@ -175,8 +172,20 @@ func matches(fn *types.Func, list []reader) bool {
 	return false
 }
 
-// IsReader reports whether fn only reads from, or logs with, its ctx argument.
-func IsReader(fn *types.Func) bool { return matches(fn, readers) || recordsMeasurement(fn) }
+// measurements lists the package-level APIs that record a metric with their ctx's tags.
+var measurements = []reader{
+	// OpenCensus stats: a measurement is aggregated in memory with the ctx's tags.
+	{"go.opencensus.io/stats", "", "Record"},
+	{"go.opencensus.io/stats", "", "RecordWithTags"},
+	{"go.opencensus.io/stats", "", "RecordWithOptions"},
+}
+
+// IsReader reports whether fn only reads from, logs with or measures with its ctx argument.
+func IsReader(fn *types.Func) bool { return matches(fn, readers) || IsMeasurement(fn) }
+
+// IsMeasurement reports whether fn records a metric with its ctx: the ctx gives the
+// measurement its tags (exemplars, baggage) and nothing else.
+func IsMeasurement(fn *types.Func) bool { return matches(fn, measurements) || recordsMeasurement(fn) }
 
 // recordsMeasurement reports whether fn has the shape of an OpenTelemetry instrument's Add or
 // Record — (ctx, number, ...metric.AddOption or ...metric.RecordOption) — whatever its

@@ -36,13 +36,25 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx)},
 }
 
-// ignoresCtx is the fact of a function or method that takes a ctx and never uses it.
-type ignoresCtx struct{}
+// ignoresCtx is the fact of a function or method that takes a ctx and does no work with it:
+// never refers to it, or (Reads) refers to it only to read values, log or record a metric, or
+// (Measures) only to record metrics.
+type ignoresCtx struct {
+	Reads, Measures bool
+}
 
 // AFact marks ignoresCtx as an analysis fact.
 func (*ignoresCtx) AFact() {}
 
-func (*ignoresCtx) String() string { return "ignores ctx" }
+func (f *ignoresCtx) String() string {
+	switch {
+	case f.Measures:
+		return "ignores ctx (measures)"
+	case f.Reads:
+		return "ignores ctx (reads values)"
+	}
+	return "ignores ctx"
+}
 
 // externalPkg is the package fact of a package of the standard library or of a dependency
 // module, so that its importers tell the user's code from code they do not own without
@@ -85,6 +97,7 @@ type Result struct {
 	calls     map[token.Pos]*ast.CallExpr
 
 	ignoring map[types.Object]bool // this package's functions that ignore the ctx they take
+	ig       *ignoring             // the walker that tells them, shared with NoWork
 }
 
 // Info is the SSA-level view of a package.

@@ -12,21 +12,58 @@ import (
 
 // A function whose ctx parameters are referred to can still do nothing with them that a
 // deadline matters to: it starts a span and drops the ctx the tracer returns, it logs with
-// it, it hands it to a function that does the same. ignoring tells those functions apart,
-// from their SSA, so that rules do not count a call of one as work.
+// it, it records a metric with it, it hands it to a function that does the same. ignoring
+// tells those functions apart, from their SSA, so that rules do not count a call of one as
+// work.
+
+// A use says which uses of a ctx count as doing no work with it.
+type use uint8
+
+const (
+	// anyNoWork: whatever does no work — including a callee that never refers to its ctx.
+	anyNoWork use = iota
+	// carries: the ctx is referred to, only to carry values: read, logged, measured. A
+	// function that never refers to its ctx (a stub, an in-memory double) says nothing of what
+	// a call of it means to do with one.
+	carries
+	// measures: the ctx is referred to only to record metrics with.
+	measures
+	nUses
+)
 
 // ignoring answers, with memoisation, which functions of the package ignore their ctx.
 type ignoring struct {
 	pass   *analysis.Pass
 	res    *Result
-	memo   map[*ssa.Function]bool
+	mode   use
+	memo   [nUses]map[*ssa.Function]bool
 	active map[*ssa.Function]bool
 }
 
+// ignorer returns the package's one ignoring walker, made on first use.
+func (r *Result) ignorer() *ignoring {
+	if r.ig == nil {
+		r.ig = &ignoring{pass: r.pass, res: r, active: make(map[*ssa.Function]bool)}
+		for i := range r.ig.memo {
+			r.ig.memo[i] = make(map[*ssa.Function]bool)
+		}
+	}
+	return r.ig
+}
+
+// in answers f with the walker in mode m.
+func (ig *ignoring) in(m use, f func() bool) bool {
+	old := ig.mode
+	ig.mode = m
+	defer func() { ig.mode = old }()
+	return f()
+}
+
 // exportSemanticIgnoring adds to res.ignoring, and exports the fact for, the functions whose
-// ctx parameters all reach no work (ignoresParams).
+// ctx parameters all reach no work (ignoresParams), saying whether they refer to their ctx only
+// to carry values, or only to measure.
 func exportSemanticIgnoring(pass *analysis.Pass, res *Result, info *Info) {
-	ig := &ignoring{pass: pass, res: res, memo: make(map[*ssa.Function]bool), active: make(map[*ssa.Function]bool)}
+	ig := res.ignorer()
 	for _, fn := range info.Funcs {
 		obj, ok := fn.Object().(*types.Func)
 		if !ok || res.ignoring[obj] || fn.Parent() != nil {
@@ -34,15 +71,29 @@ func exportSemanticIgnoring(pass *analysis.Pass, res *Result, info *Info) {
 		}
 		if ig.ignoresParams(fn) {
 			res.ignoring[obj] = true
-			pass.ExportObjectFact(obj, new(ignoresCtx))
+			pass.ExportObjectFact(obj, &ignoresCtx{
+				Reads:    ig.in(carries, func() bool { return ig.ignoresParams(fn) }),
+				Measures: ig.in(measures, func() bool { return ig.ignoresParams(fn) }),
+			})
 		}
 	}
 }
 
-// ignoresParams reports whether fn takes a ctx and none of its ctx parameters reaches work.
-// A cycle of calls is answered "no": it proves nothing.
+// OnlyMeasures reports whether the ctx value v, of a function of this package, is used only to
+// record metrics: handed to an instrument's Add or Record (ctxorigin.IsMeasurement), derived
+// into a ctx used so, or handed to functions of the user's code that refer to their ctx only to
+// do the same. A root context used so carries tags to a counter; no deadline is lost.
+func (r *Result) OnlyMeasures(v ssa.Value) bool {
+	ig := r.ignorer()
+	return ig.in(measures, func() bool { return ig.noWork(v, 0) })
+}
+
+// ignoresParams reports whether fn takes a ctx and none of its ctx parameters reaches work (in
+// the walker's mode: refers to it, only to carry values or to measure). A cycle of calls is
+// answered "no": it proves nothing.
 func (ig *ignoring) ignoresParams(fn *ssa.Function) bool {
-	if v, ok := ig.memo[fn]; ok {
+	memo := ig.memo[ig.mode]
+	if v, ok := memo[fn]; ok {
 		return v
 	}
 	if ig.active[fn] || fn.Blocks == nil {
@@ -57,15 +108,16 @@ func (ig *ignoring) ignoresParams(fn *ssa.Function) bool {
 		}
 	}
 	delete(ig.active, fn)
-	ig.memo[fn] = found && ok
-	return found && ok
+	ok = found && ok && (ig.mode == anyNoWork || refersToCtx(fn))
+	memo[fn] = ok
+	return ok
 }
 
 // noWork reports whether the ctx value v is used only in ways that do no work with it:
-// compared, read from (ctxorigin.IsReader: logging, metadata, span lookups), derived into a
-// ctx that itself does no work (a span started and its ctx dropped), or passed to a function
-// of the package, or of another with the fact, that ignores its ctx. Any other use (stored,
-// returned, captured, sent, converted, handed to a library) may be work.
+// compared, read from (ctxorigin.IsReader: logging, metadata, span lookups, metrics), derived
+// into a ctx that itself does no work (a span started and its ctx dropped), or passed to a
+// function of the package, or of another with the fact, that ignores its ctx. Any other use
+// (stored, returned, captured, sent, converted, handed to a library) may be work.
 func (ig *ignoring) noWork(v ssa.Value, depth int) bool {
 	if depth > 8 {
 		return false
@@ -91,11 +143,11 @@ func (ig *ignoring) noWork(v ssa.Value, depth int) bool {
 // callNoWork reports whether the call, given the ctx v, does no work with it.
 func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 	common := call.Common()
-	if common.Value == v {
+	if common.Value == v && !common.IsInvoke() {
 		return false // a ctx used as the function called: not a ctx
 	}
-	callee := ctxorigin.Callee(common)
-	if ctxorigin.IsReader(callee) {
+	callee := ctxorigin.Callee(common) // for a method of the ctx itself (ctx.Value), that method
+	if ig.mode == measures && ctxorigin.IsMeasurement(callee) || ig.mode != measures && ctxorigin.IsReader(callee) {
 		return true
 	}
 	if typesutil.ReturnsContext(common.Signature()) {
@@ -104,10 +156,24 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 	if common.IsInvoke() || callee == nil {
 		return false
 	}
-	if fn := common.StaticCallee(); fn != nil && fn.Pkg == ig.resPkg() && fn.Object() != nil {
-		return ig.ignoresParams(fn)
+	if callee.Pkg() == ig.pass.Pkg {
+		// A function or method of the package, also called through a method value: its body.
+		if fn := ig.res.info.Pkg.Prog.FuncValue(callee); fn != nil {
+			return ig.ignoresParams(fn)
+		}
+		return false
 	}
-	return ig.res.Owned(callee) && ig.pass.ImportObjectFact(callee, new(ignoresCtx))
+	var f ignoresCtx
+	if !ig.res.Owned(callee) || !ig.pass.ImportObjectFact(callee, &f) {
+		return false
+	}
+	switch ig.mode {
+	case carries:
+		return f.Reads
+	case measures:
+		return f.Measures
+	}
+	return true
 }
 
 // derivedNoWork reports whether the ctx results of call, which returns a ctx derived from its
@@ -132,4 +198,17 @@ func (ig *ignoring) derivedNoWork(call *ssa.Call, depth int) bool {
 	return true
 }
 
-func (ig *ignoring) resPkg() *ssa.Package { return ig.res.info.Pkg }
+// refersToCtx reports whether some ctx parameter of fn is referred to in its body.
+func refersToCtx(fn *ssa.Function) bool {
+	for _, p := range fn.Params {
+		if !typesutil.IsContext(p.Type()) {
+			continue
+		}
+		for _, ref := range *p.Referrers() {
+			if _, debug := ref.(*ssa.DebugRef); !debug {
+				return true
+			}
+		}
+	}
+	return false
+}

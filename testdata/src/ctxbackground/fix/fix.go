@@ -9,7 +9,13 @@ import (
 	"google.golang.org/grpc"
 )
 
-func load(ctx context.Context, id string) (*catalogpb.Item, error) { return nil, nil }
+type store interface {
+	Get(ctx context.Context, id string) (*catalogpb.Item, error)
+}
+
+var db store
+
+func load(ctx context.Context, id string) (*catalogpb.Item, error) { return db.Get(ctx, id) }
 
 type Server struct {
 	catalogpb.UnimplementedCatalogServer

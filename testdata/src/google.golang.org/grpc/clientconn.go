@@ -41,6 +41,9 @@ func Dial(target string, opts ...DialOption) (*ClientConn, error) {
 //
 // Deprecated: use NewClient instead.
 func DialContext(ctx context.Context, target string, opts ...DialOption) (conn *ClientConn, err error) {
+	if err := ctx.Err(); err != nil { // the ctx bounds the dial
+		return nil, err
+	}
 	return NewClient(target, opts...)
 }
 

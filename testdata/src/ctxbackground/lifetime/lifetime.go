@@ -1,0 +1,68 @@
+// Package lifetime holds a feed service whose handlers create objects that live past the
+// request — a subscription whose ctx is cancelled by its own Close — and an expression
+// environment that only reads a value out of the ctx it is made with: neither loses the
+// caller's deadline. Beside them, helpers that do lose it.
+package lifetime
+
+import (
+	"context"
+
+	"example.com/gen/catalogpb"
+)
+
+type db interface {
+	Exec(ctx context.Context, q string) error
+}
+
+// Subscription pulls events until it is closed.
+type Subscription struct {
+	db     db
+	cancel context.CancelFunc
+}
+
+// Subscribe starts a subscription: its ctx is its own lifetime, ended by Close.
+func Subscribe(d db, topic string) *Subscription {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Subscription{db: d, cancel: cancel}
+	_ = s.db.Exec(ctx, "LISTEN "+topic)
+	return s
+}
+
+// Close ends the subscription.
+func (s *Subscription) Close() { s.cancel() }
+
+// poll looks like Subscribe, but its cancel function is only deferred: the work is the call's,
+// on a root.
+func poll(d db, topic string) { // want poll:"drops ctx"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_ = d.Exec(ctx, "POLL "+topic)
+}
+
+type userKey struct{}
+
+// Env evaluates expressions for a user.
+type Env struct{ user string }
+
+// NewEnv reads the user out of ctx: a value, no work.
+func NewEnv(ctx context.Context) *Env {
+	u, _ := ctx.Value(userKey{}).(string)
+	return &Env{user: u}
+}
+
+// EmptyEnv makes an environment for constant folding, with a root: nothing is lost.
+func EmptyEnv() *Env { return NewEnv(context.Background()) }
+
+// Server serves the catalog.
+type Server struct {
+	catalogpb.UnimplementedCatalogServer
+	db db
+}
+
+func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	sub := Subscribe(s.db, req.GetId()) // an object's lifetime: silent
+	defer sub.Close()
+	_ = EmptyEnv()          // a value read: silent
+	poll(s.db, req.GetId()) // want `lifetime.poll, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\)`
+	return &catalogpb.Item{Id: req.GetId()}, nil
+}
