@@ -151,3 +151,56 @@ func isClientStream(t, callOption types.Type) bool {
 func isError(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
+
+// perAttemptTimeouts lists the call options that give every attempt of a call a deadline of its
+// own: go-grpc-middleware's retry WithPerRetryTimeout (v1 and v2).
+var perAttemptTimeouts = [][2]string{
+	{"github.com/grpc-ecosystem/go-grpc-middleware/retry", "WithPerRetryTimeout"},
+	{"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry", "WithPerRetryTimeout"},
+}
+
+// boundedByOption reports whether a client call is given, among its ...grpc.CallOption
+// arguments written at the call, an option that bounds each attempt with a deadline.
+func boundedByOption(common *ssa.CallCommon) bool {
+	if len(common.Args) == 0 {
+		return false
+	}
+	slice, ok := common.Args[len(common.Args)-1].(*ssa.Slice)
+	if !ok {
+		return false
+	}
+	array, ok := slice.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, ref := range *array.Referrers() {
+		elem, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, use := range *elem.Referrers() {
+			if st, ok := use.(*ssa.Store); ok && st.Addr == elem && isPerAttemptTimeout(st.Val) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isPerAttemptTimeout reports whether v is the result of a perAttemptTimeouts option.
+func isPerAttemptTimeout(v ssa.Value) bool {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok || call.Common().StaticCallee() == nil {
+		return false
+	}
+	fn, _ := call.Common().StaticCallee().Object().(*types.Func)
+	for _, o := range perAttemptTimeouts {
+		if fn != nil && typesutil.IsFunc(fn, o[0], o[1]) {
+			return true
+		}
+	}
+	return false
+}

@@ -29,6 +29,13 @@
 // fact, in the packages that import it; the finding is reported at the call that supplies the
 // deadline-less ctx, with related positions down to the client call.
 //
+// One deadline-less ctx is one decision. When it reaches several calls one after the other in
+// one function, the first is reported and the others are related positions; calls on separate
+// paths (a CLI's verbs) are reported each. When it is made by a factory that the calling
+// functions share (func getContext() context.Context, in this package or another), it is
+// reported once per package, at the first call in source order, the other functions' calls as
+// related positions.
+//
 // Not reported:
 //   - calls in request scope (handlers, server interceptors, closures created in them): they
 //     inherit the caller's deadline, and a dropped one there is ctxbackground's finding;
@@ -57,5 +64,9 @@
 //     deadline, in a function that (itself, a function enclosing it, or a ctx-returning helper
 //     of the package it calls) calls Deadline() on a ctx —
 //     if _, ok := ctx.Deadline(); !ok { ctx, cancel = context.WithTimeout(ctx, d) };
-//   - calls in _test.go files, unless -missingdeadline.tests is set, and generated files.
+//   - a call given an option that bounds each attempt with a deadline of its own
+//     (go-grpc-middleware's retry WithPerRetryTimeout, v1 or v2);
+//   - test code (calls in _test.go files, in functions run by a test — taking a *testing.T, B, F
+//     or testing.TB, or nested in one — and in packages whose non-test files import testing),
+//     unless -missingdeadline.tests is set, and generated files.
 package missingdeadline

@@ -298,7 +298,7 @@ func (c *checker) target(s *site) (ctx ssa.Value, path string, ok bool) {
 	args := s.instr.Common().Args
 	switch {
 	case s.rpc != nil:
-		if c.exempt(s) {
+		if c.exempt(s) || boundedByOption(s.instr.Common()) {
 			return nil, "", false
 		}
 		return s.rpc.ctx, s.rpc.name, true
@@ -423,10 +423,21 @@ func (c *checker) reportOnce(rep *report.Reporter, found []finding) {
 	}
 	var groups []*group
 	byCtx := make(map[*ssa.Call][]*group)
+	byFactory := make(map[any]*group)
 next:
 	for _, f := range found {
 		if pos, _ := c.res.CallRange(f.site.instr); rep.Suppresses(pos) {
 			continue // suppressed where it is reported: not listed with another call either
+		}
+		if key := factoryKey(f); key != nil {
+			if g := byFactory[key]; g != nil {
+				g.others = append(g.others, f)
+				continue
+			}
+			g := &group{first: f}
+			groups = append(groups, g)
+			byFactory[key] = g
+			continue
 		}
 		maker := f.o.Call
 		if maker == nil {
@@ -455,6 +466,28 @@ next:
 		}
 		rep.Report(d)
 	}
+}
+
+// factoryKey identifies, for a finding whose deadline-less ctx is made by a function other than
+// the one calling (a ctx factory every command of a CLI calls: func getContext() context.Context),
+// the root that function makes: the decision is made once, there, whatever the number of calls
+// that use it. It is nil for a ctx made in the calling function itself.
+func factoryKey(f finding) any {
+	switch {
+	case f.o.Call != nil && declOf(f.o.Call.Parent()) != declOf(f.site.fn):
+		return f.o.Call
+	case f.o.Call == nil && f.o.Desc != "":
+		return f.o.Desc // made in another package, known from its Returned fact
+	}
+	return nil
+}
+
+// declOf returns the declared function fn is, or is nested in.
+func declOf(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
 }
 
 // onOnePath reports whether every run through later passes through first: both are in one

@@ -26,6 +26,7 @@ func TestMissingDeadline(t *testing.T) {
 		"missingdeadline/cli", "missingdeadline/optional",
 		"missingdeadline/chain/client", "missingdeadline/chain/service", "missingdeadline/chain/cmd",
 		"missingdeadline/interceptor", "missingdeadline/dialer/...", "missingdeadline/streams", "missingdeadline/handler", "missingdeadline/testfiles", "missingdeadline/evil",
+		"missingdeadline/factory", "missingdeadline/retryopt",
 	)
 }
 
@@ -78,7 +79,7 @@ func TestClientAPIsFlagRejectsBadNames(t *testing.T) {
 // TestRelated checks the related positions of findings: where the ctx is created, and each
 // call down to the RPC. A position is written as its file and the start of its line.
 func TestRelated(t *testing.T) {
-	results := analysistest.Run(t, testdata(t), missingdeadline.Analyzer, "missingdeadline/chain/cmd", "missingdeadline/evil", "missingdeadline/onectx")
+	results := analysistest.Run(t, testdata(t), missingdeadline.Analyzer, "missingdeadline/chain/cmd", "missingdeadline/evil", "missingdeadline/onectx", "missingdeadline/factory")
 	want := map[string][]string{
 		// across packages: the root, then the declaration of the function of another package
 		"Service.Describe is called with a ctx from context.Background()": {
@@ -90,6 +91,12 @@ func TestRelated(t *testing.T) {
 			"onectx.go: ctx := context.Background(): the ctx comes from context.Background() here, without a deadline",
 			"onectx.go: _, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: \"b\"}): the same ctx reaches RPC CatalogClient.GetItem here",
 			"onectx.go: _ = refresh(ctx, c, \"c\"): the same ctx reaches onectx.refresh (RPC CatalogClient.GetItem) here",
+		},
+		// one factory, many commands: the root in the factory, then the other commands' calls
+		"unary RPC LegacyClient.Ping is called with a ctx from context.Background()": {
+			"factory.go: ctx, cancel := context.WithCancel(context.Background()): the ctx comes from context.Background() here, without a deadline",
+			"factory.go: _, err := c.GetItem(ctx, &catalogpb.GetItemRequest{Id: \"catalog\"}): the same ctx reaches RPC CatalogClient.GetItem here",
+			"factory.go: _, err := c.GetItem(getContext(), &catalogpb.GetItemRequest{Id: id}): the same ctx reaches RPC CatalogClient.GetItem here",
 		},
 		// within the package: the root, then every call down to the RPC
 		"evil.poll is called": {

@@ -1,0 +1,20 @@
+// Package grpc_retry is a stub of go-grpc-middleware v1's retry interceptor.
+package grpc_retry
+
+import (
+	"time"
+
+	"google.golang.org/grpc"
+)
+
+// CallOption is a grpc.CallOption the retry interceptor reads.
+type CallOption struct {
+	grpc.EmptyCallOption
+	apply func()
+}
+
+// WithMax caps the number of attempts.
+func WithMax(n uint) CallOption { return CallOption{} }
+
+// WithPerRetryTimeout bounds every attempt with a deadline of its own.
+func WithPerRetryTimeout(d time.Duration) CallOption { return CallOption{} }
