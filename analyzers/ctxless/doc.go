@@ -17,7 +17,11 @@
 //     http.NewRequest (unless the request is given a ctx with WithContext before use);
 //   - net.Dial, net.DialTimeout and the package-level net.LookupHost, LookupIP, ... (their
 //     twins are the methods of net.Dialer and net.DefaultResolver);
-//   - exec.Command, and time.Sleep, which cannot be cut short when the request is cancelled;
+//   - exec.Command, and time.Sleep, which cannot be cut short when the request is cancelled —
+//     a sleep only in a loop that can turn without checking a ctx (a poll, a retry backoff; or
+//     the body of a range-over-func loop): a single sleep, a rate limiter's penalty or a settle
+//     delay, is deliberate, and a loop whose every turn calls ctx.Err() or waits on ctx.Done()
+//     stops at its next turn;
 //   - any method M whose receiver also has MContext taking a ctx followed by M's parameters
 //     and returning M's results: drivers, clients and the module's own APIs alike.
 //

@@ -17,6 +17,9 @@ type advice struct {
 	// expression, or for its description when it is not in scope at the call.
 	use, unnamed string
 	edit         *rewrite // the mechanical rewrite, or nil when there is none
+	// inLoops: reported only in a loop that never checks a ctx (a poll, a retry backoff).
+	// A single wait — a rate limiter's penalty, a settle delay — is deliberate and short.
+	inLoops bool
 }
 
 // rewrite is a mechanical rewrite of a call whose callee is written as a selector X.Sel:
@@ -111,11 +114,14 @@ var knownAPIs = []stdAPI{
 	// exec.CommandContext kills the process when the ctx is done.
 	{"os/exec", "", "Command", twinOf("exec.CommandContext", "", "CommandContext", "")},
 
-	// time.Sleep has no twin: waiting on ctx.Done() alongside a timer is the idiom.
+	// time.Sleep has no twin: waiting on ctx.Done() alongside a timer is the idiom. On real
+	// code a single sleep was almost always deliberate; a sleep that paces a loop (polling,
+	// retrying) keeps the loop going after the caller gave up.
 	{"time", "", "Sleep", advice{
-		lost:    "keeps sleeping after the request is cancelled",
+		lost:    "keeps the loop sleeping after the request is cancelled",
 		use:     "a select on %s.Done() and a time.Timer",
 		unnamed: "a select on the Done channel of %s and a time.Timer",
+		inLoops: true,
 	}},
 }
 

@@ -102,7 +102,7 @@ func (p *Proxy) UploadItems(stream grpc.ClientStreamingServer[catalogpb.Item, ca
 		if err == nil {
 			return stream.SendAndClose(&catalogpb.UploadSummary{Count: int32(len(out))})
 		}
-		time.Sleep(100 * time.Millisecond) // want `time.Sleep in handler Proxy.UploadItems keeps sleeping after the request is cancelled; use a select on stream.Context\(\).Done\(\) and a time.Timer$`
+		time.Sleep(100 * time.Millisecond) // want `time.Sleep in handler Proxy.UploadItems keeps the loop sleeping after the request is cancelled; use a select on stream.Context\(\).Done\(\) and a time.Timer$`
 	}
 	return nil
 }

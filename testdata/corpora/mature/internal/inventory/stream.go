@@ -61,7 +61,7 @@ func (s *Server) WatchStock(req *inventoryv1.WatchStockRequest, stream grpc.Serv
 	go func() {
 		defer close(polled)
 		for ctx.Err() == nil {
-			time.Sleep(s.cfg.PollInterval) // BUG: ctxless
+			time.Sleep(s.cfg.PollInterval) // OK: time.Sleep: the poll loop checks ctx.Err() at every turn (ctxless reports a sleep only in a loop that can turn without checking a ctx; precision issue)
 			q, err := s.store.Quantities(ctx, w.skus)
 			if err != nil {
 				continue

@@ -44,7 +44,7 @@ func (s *Server) WatchOrder(req *ordersv1.WatchOrderRequest, stream grpc.ServerS
 		s.log.Warn("order change subscription failed, polling", zap.String("order_id", id), zap.Error(err))
 		version := snap.Version
 		for {
-			time.Sleep(s.cfg.PollInterval) // BUG: ctxless
+			time.Sleep(s.cfg.PollInterval) // OK: time.Sleep: the poll loop checks ctx.Err() at every turn (ctxless reports a sleep only in a loop that can turn without checking a ctx; precision issue)
 			if err := ctx.Err(); err != nil {
 				return status.FromContextError(err).Err()
 			}

@@ -1,0 +1,66 @@
+package ctxless
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+// inUncheckedLoop reports whether instr runs in a loop of its function that can turn without
+// checking a ctx: its block can be reached again from itself through blocks none of which calls
+// Err or Done on a context.Context (in a select, a receive, an if) — or it is the body of a
+// range-over-func loop that checks none. Such a loop keeps going, and sleeping, after the
+// request is cancelled; one whose every turn checks stops at its next turn.
+func inUncheckedLoop(instr ssa.Instruction) bool {
+	b := instr.Block()
+	if b == nil {
+		return false
+	}
+	if fn := instr.Parent(); fn.Synthetic == "range-over-func yield" {
+		// The body of a range-over-func loop: the iterator calls it again.
+		for _, lb := range fn.Blocks {
+			if checksCtx(lb) {
+				return false
+			}
+		}
+		return true
+	}
+	if checksCtx(b) {
+		return false
+	}
+	seen := make(map[*ssa.BasicBlock]bool)
+	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == b {
+			return true
+		}
+		if seen[x] || checksCtx(x) {
+			continue
+		}
+		seen[x] = true
+		stack = append(stack, x.Succs...)
+	}
+	return false
+}
+
+// checksCtx reports whether block b asks a ctx whether it is done: ctx.Err() or ctx.Done().
+func checksCtx(b *ssa.BasicBlock) bool {
+	for _, instr := range b.Instrs {
+		call, ok := instr.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		common := call.Common()
+		if common.IsInvoke() && typesutil.IsContext(common.Value.Type()) &&
+			(common.Method.Name() == "Err" || common.Method.Name() == "Done") {
+			return true
+		}
+		if fn := common.StaticCallee(); fn != nil && len(common.Args) > 0 && typesutil.IsContext(common.Args[0].Type()) &&
+			(fn.Name() == "Err" || fn.Name() == "Done") && fn.Signature.Recv() != nil {
+			return true // a static call of a concrete ctx type's method
+		}
+	}
+	return false
+}
