@@ -29,6 +29,12 @@ func Expr(pass *analysis.Pass, sc *scope.Scope, pos token.Pos) (spelled, expr st
 
 func expr0(pass *analysis.Pass, sc *scope.Scope, pos token.Pos) (spelled, expr string) {
 	h := sc.Handler()
+	for s := sc; s != nil; s = s.Parent {
+		if s.Kind == scope.Started {
+			h = s // a function a scope starts: the request ctx is its own parameter
+			break
+		}
+	}
 	switch {
 	case h.Ctx != nil:
 		if name := h.Ctx.Name(); visible(pass, h.Ctx, pos) {

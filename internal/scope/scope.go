@@ -11,7 +11,9 @@
 //   - connect-go handlers: methods of a type implementing a handler interface registered by a
 //     generated NewXxxHandler(svc, ...connect.HandlerOption); their ctx parameter;
 //   - functions whose doc comment holds //deadlinelint:scope; their first ctx parameter;
-//   - closures and goroutine bodies created inside any of the above.
+//   - closures and goroutine bodies created inside any of the above, and an unexported function
+//     or method of the package that nothing but go statements in scopes refers to, each
+//     started with the scope's request ctx (go s.flush(ctx, id)): the goroutine's body.
 //
 // Handlers, interceptors and connect-go handlers declared in _test.go files are test doubles
 // of servers (a fake that sleeps to provoke a client's timeout): not request scopes, unless
@@ -45,6 +47,7 @@ const (
 	Connect                     // connect-go handler
 	Marked                      // //deadlinelint:scope
 	Closure                     // a function literal inside another scope
+	Started                     // a function of the package that only scopes start, with go and the request ctx
 )
 
 // Scope is one request scope.
@@ -116,17 +119,27 @@ func Find(pkg *types.Package, funcs []*ssa.Function, testSupport bool) *Set {
 			set.add(sc)
 		}
 	}
-	// Closures inherit the scope of the function they are created in. funcs lists a function
-	// before its literals, so parents are classified first.
-	for _, fn := range funcs {
-		if fn.Parent() == nil || set.byFunc[fn] != nil {
-			continue
+	set.inherit(funcs)
+	if started := startedOnly(funcs, set); len(started) > 0 {
+		for _, sc := range started {
+			set.add(sc)
 		}
-		if parent := set.byFunc[fn.Parent()]; parent != nil {
-			set.add(&Scope{Func: fn, Kind: Closure, Parent: parent})
-		}
+		set.inherit(funcs) // the literals of the functions started
 	}
 	return set
+}
+
+// inherit gives closures the scope of the function they are created in. funcs lists a
+// function before its literals, so parents are classified first.
+func (s *Set) inherit(funcs []*ssa.Function) {
+	for _, fn := range funcs {
+		if fn.Parent() == nil || s.byFunc[fn] != nil {
+			continue
+		}
+		if parent := s.byFunc[fn.Parent()]; parent != nil {
+			s.add(&Scope{Func: fn, Kind: Closure, Parent: parent})
+		}
+	}
 }
 
 func (s *Set) add(sc *Scope) {
@@ -287,7 +300,7 @@ func (f *finder) isMarked(fn *ssa.Function) bool {
 // request ctx is already cancelled.
 func (s *Scope) InGoroutine() bool {
 	for ; s.Parent != nil; s = s.Parent {
-		if startedByGo(s.Func) {
+		if s.Kind == Started || startedByGo(s.Func) {
 			return true
 		}
 	}

@@ -14,7 +14,7 @@ import (
 
 var kindNames = map[scope.Kind]string{
 	scope.Unary: "unary", scope.Streaming: "streaming", scope.Interceptor: "interceptor",
-	scope.Connect: "connect", scope.Marked: "marked", scope.Closure: "closure",
+	scope.Connect: "connect", scope.Marked: "marked", scope.Closure: "closure", scope.Started: "started",
 }
 
 // printer reports every request scope with its kind, name and request parameter.
@@ -54,5 +54,5 @@ func TestFind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, printer, "scope/kinds", "scope/fakes")
+	analysistest.Run(t, dir, printer, "scope/kinds", "scope/fakes", "scope/started")
 }
