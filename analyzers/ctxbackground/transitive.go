@@ -15,6 +15,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/report"
 	"github.com/deadlinelint/deadlinelint/internal/reqctx"
 	"github.com/deadlinelint/deadlinelint/internal/scope"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 // dropsCtx is the fact exported for a function that, called from anywhere, runs ctx-taking
@@ -147,6 +148,7 @@ func (d *dropper) ownRoots(fn *ssa.Function, dr *drop) {
 			if !onBehalf(s.Instr) || dynamic(s.Instr) || s.Func != nil && d.res.IgnoresCtx(s.Func) || ctxorigin.IsDial(s.Func) {
 				continue // not work: a callee that does nothing with the ctx (a span, a log line) loses nothing, and a dial's conn outlives the request
 			}
+			rpc := typesutil.IsUnaryRPC(s.Func)
 			for _, o := range d.info.Origins.Of(s.Ctx) {
 				if o.Kind != ctxorigin.Root || o.Call != nil && ctxorigin.ReplacesNoCtx(o.Call) {
 					continue
@@ -154,12 +156,26 @@ func (d *dropper) ownRoots(fn *ssa.Function, dr *drop) {
 				if boundedRoot(o) && o.Call != nil && d.usesOwnCtxBeside(o.Call.Parent(), o.Call) {
 					continue // a fresh budget chosen beside the caller's ctx: a rollback, a fallback
 				}
+				if rpc && !boundedRoot(o) && o.Call != nil && !d.convenience(s, o.Call) {
+					continue // a root an RPC outside a request scope waits on forever is missingdeadline's: one root, one rule
+				}
 				if r, ok := d.rootOf(o); ok {
 					dr.add(r)
 				}
 			}
 		}
 	}
+}
+
+// convenience reports whether the sink s, given the root made by root, is a library's
+// convenience API (ctxorigin.ConvenienceCall): missingdeadline leaves it to the API's callers,
+// so a request scope calling it is this rule's to report.
+func (d *dropper) convenience(s ctxorigin.Sink, root *ssa.Call) bool {
+	if _, api := ctxorigin.NoCtxAPI(s.Instr.Parent()); !api {
+		return false
+	}
+	pos, end := d.res.CallRange(s.Instr)
+	return ctxorigin.ConvenienceCall(s.Instr, pos, end, root)
 }
 
 // rootOf is the root of a root context origin o; ok is false when it is suppressed where it

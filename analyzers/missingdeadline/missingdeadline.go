@@ -140,7 +140,7 @@ func isClientAPI(pass *analysis.Pass, fn *types.Func) bool {
 		typesutil.IsFunc(fn, typesutil.GRPCPath, "NewClientStream") || clientAPIs.has(fn) {
 		return true
 	}
-	if _, ok := generatedShape(fn.Signature()); ok {
+	if _, ok := typesutil.ClientShape(fn.Signature()); ok {
 		return true
 	}
 	return fn.Pkg() != pass.Pkg && pass.ImportObjectFact(fn, new(needsDeadline))
@@ -517,39 +517,10 @@ func plural(n int, one, many string) string {
 }
 
 // isConvenienceCall reports whether site s is the one ctx-taking call of its function, given
-// the root made by root written in its arguments: Foo() { return FooContext(context.Background(),
-// …) }, a convenience wrapper's shape. A function doing more with a root of its own (a worker's
-// loop, a job) decides the deadline itself.
+// the root made by root written in its arguments (ctxorigin.ConvenienceCall).
 func (c *checker) isConvenienceCall(s *site, root *ssa.Call) bool {
 	pos, end := c.res.CallRange(s.instr)
-	if !end.IsValid() || root.Pos() < pos || root.Pos() >= end {
-		return false
-	}
-	decl := s.fn
-	for decl.Parent() != nil {
-		decl = decl.Parent()
-	}
-	n := 0
-	for _, f := range append([]*ssa.Function{decl}, decl.AnonFuncs...) {
-		n += len(ctxorigin.Sinks(f))
-		if hasLoop(f) {
-			return false
-		}
-	}
-	return n == 1
-}
-
-// hasLoop reports whether fn's control flow has a cycle: a block one of whose successors
-// dominates it.
-func hasLoop(fn *ssa.Function) bool {
-	for _, b := range fn.Blocks {
-		for _, s := range b.Succs {
-			if s.Dominates(b) {
-				return true
-			}
-		}
-	}
-	return false
+	return ctxorigin.ConvenienceCall(s.instr, pos, end, root)
 }
 
 // funcName names a function of the package in messages.

@@ -8,8 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/report"
-	"github.com/deadlinelint/deadlinelint/internal/scope"
-	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 )
 
 // A library's convenience API — an exported function or method that takes no ctx and makes
@@ -32,28 +31,8 @@ func (*noCtxAPI) AFact() {}
 func (f *noCtxAPI) String() string { return fmt.Sprintf("noCtxAPI(%s: %s)", f.Root, f.Path) }
 
 // isNoCtxAPI reports whether fn, or the declared function a literal fn is nested in, is an
-// exported function or method of an exported type that takes no ctx (nor a test's handle), in
-// a file that is not a test.
-func (c *checker) isNoCtxAPI(fn *ssa.Function) (*types.Func, bool) {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	obj, ok := fn.Object().(*types.Func)
-	if !ok || !obj.Exported() || typesutil.CtxParamIndex(obj.Signature()) >= 0 || scope.RunByTest(fn) {
-		return nil, false
-	}
-	if recv := obj.Signature().Recv(); recv != nil {
-		t := recv.Type()
-		if p, ok := types.Unalias(t).(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		n, ok := types.Unalias(t).(*types.Named)
-		if !ok || !n.Obj().Exported() {
-			return nil, false
-		}
-	}
-	return obj, true
-}
+// exported function or method of an exported type that takes no ctx (ctxorigin.NoCtxAPI).
+func (c *checker) isNoCtxAPI(fn *ssa.Function) (*types.Func, bool) { return ctxorigin.NoCtxAPI(fn) }
 
 // apiCallers reports the calls of the package's no-ctx APIs (apis, found in this package) and
 // of imported ones (by their fact) made outside request scopes and outside other such APIs,

@@ -1,0 +1,76 @@
+package ctxorigin
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/scope"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+// A library's convenience API — Foo() { return FooContext(context.Background(), …) }, an
+// exported function that takes no ctx and makes its one ctx-taking call with a root written in
+// its arguments — is the library's decision, documented by its signature: the deadline its
+// callers do not give it is theirs to give. Rules that report roots ask these two questions.
+
+// NoCtxAPI returns the declared function fn is, or is nested in, when that is an exported
+// function or method of an exported type that takes no ctx (nor a test's handle), in code that
+// is not a test.
+func NoCtxAPI(fn *ssa.Function) (*types.Func, bool) {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || !obj.Exported() || typesutil.CtxParamIndex(obj.Signature()) >= 0 || scope.RunByTest(fn) {
+		return nil, false
+	}
+	if recv := obj.Signature().Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := types.Unalias(t).(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		if !ok || !n.Obj().Exported() {
+			return nil, false
+		}
+	}
+	return obj, true
+}
+
+// ConvenienceCall reports whether instr, whose call expression spans [pos, end), is the one
+// ctx-taking call of its declared function (and the literals in it), given the root made by
+// root written in its arguments, in a function with no loop: a convenience wrapper's shape. A
+// function doing more with a root of its own (a worker's loop, a job) decides the deadline
+// itself.
+func ConvenienceCall(instr ssa.CallInstruction, pos, end token.Pos, root *ssa.Call) bool {
+	if !end.IsValid() || root.Pos() < pos || root.Pos() >= end {
+		return false
+	}
+	decl := instr.Parent()
+	for decl.Parent() != nil {
+		decl = decl.Parent()
+	}
+	n := 0
+	for _, f := range append([]*ssa.Function{decl}, decl.AnonFuncs...) {
+		n += len(Sinks(f))
+		if hasLoop(f) {
+			return false
+		}
+	}
+	return n == 1
+}
+
+// hasLoop reports whether fn's control flow has a cycle: a block one of whose successors
+// dominates it.
+func hasLoop(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, s := range b.Succs {
+			if s.Dominates(b) {
+				return true
+			}
+		}
+	}
+	return false
+}
