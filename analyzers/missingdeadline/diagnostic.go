@@ -60,13 +60,14 @@ func (c *checker) hops(s *site) []analysis.RelatedInformation {
 	var out []analysis.RelatedInformation
 	for len(out) < maxRelated && s != nil {
 		switch {
-		case s.local != nil:
-			n := c.needs[s.local]
-			if n == nil {
+		case s.local != nil || s.impls != nil:
+			local := c.localOf(s)
+			if local == nil {
 				return out
 			}
+			n := c.needs[local]
 			pos, _ := c.res.CallRange(n.via.instr)
-			out = append(out, analysis.RelatedInformation{Pos: pos, Message: hopMessage(n.via)})
+			out = append(out, analysis.RelatedInformation{Pos: pos, Message: c.hopMessage(n.via)})
 			s = n.via
 		case s.fact != nil && s.callee.Pos().IsValid():
 			out = append(out, analysis.RelatedInformation{
@@ -82,13 +83,15 @@ func (c *checker) hops(s *site) []analysis.RelatedInformation {
 }
 
 // hopMessage describes the call s as one step of a path.
-func hopMessage(s *site) string {
+func (c *checker) hopMessage(s *site) string {
 	caller := funcName(s.fn)
 	switch {
 	case s.rpc != nil:
 		return fmt.Sprintf("%s calls RPC %s with it here", caller, s.rpc.name)
-	case s.local != nil:
-		return fmt.Sprintf("%s passes it to %s here", caller, funcName(s.local))
+	case s.local != nil || s.impls != nil:
+		if local := c.localOf(s); local != nil {
+			return fmt.Sprintf("%s passes it to %s here", caller, funcName(local))
+		}
 	}
 	return fmt.Sprintf("%s passes it to %s here", caller, report.FuncName(s.callee))
 }

@@ -27,7 +27,10 @@
 // The check is interprocedural. A function that passes its ctx parameter to such a call
 // without adding a deadline is checked at its callers instead, in this package and, through a
 // fact, in the packages that import it; the finding is reported at the call that supplies the
-// deadline-less ctx, with related positions down to the client call.
+// deadline-less ctx, with related positions down to the client call. An interface call is
+// followed into its implementations when all of them are functions of the package: it passes
+// the need on when each implementation needs a deadline for the same parameter or ignores its
+// ctx; an implementation that adds a deadline, or one out of sight, ends the chain.
 //
 // One deadline-less ctx is one decision. When it reaches several calls one after the other in
 // one function, the first is reported and the others are related positions; calls on separate

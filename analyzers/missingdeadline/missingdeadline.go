@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/deadlinelint/deadlinelint/internal/callees"
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/report"
@@ -157,6 +158,7 @@ type checker struct {
 	callers  map[*ssa.Function][]*site // sites calling each function of the package
 	needs    map[*ssa.Function]*need   // functions whose ctx param reaches an RPC without a deadline
 	exempts  map[*site]bool            // memo of the interceptor exemption
+	targets  *callees.Resolver         // interface calls' implementations, made on first use
 	static   []staticCall              // the static calls of the owned functions, for apiCallers
 }
 
@@ -172,11 +174,12 @@ type staticCall struct {
 type site struct {
 	fn     *ssa.Function // the function making the call
 	instr  ssa.CallInstruction
-	rpc    *clientCall    // a client-call API
-	local  *ssa.Function  // a function of this package, which may need a deadline
-	fact   *needsDeadline // the fact of a function of another package
-	callee *types.Func    // the declared callee, nil for a function literal
-	shift  int            // 1 when the call is through a method value: Args lack the receiver
+	rpc    *clientCall     // a client-call API
+	local  *ssa.Function   // a function of this package, which may need a deadline
+	impls  []*ssa.Function // or, for an interface call, its implementations in this package
+	fact   *needsDeadline  // the fact of a function of another package
+	callee *types.Func     // the declared callee, nil for a function literal
+	shift  int             // 1 when the call is through a method value: Args lack the receiver
 }
 
 // need records that a function's ctx parameter reaches an RPC without a deadline.
@@ -223,6 +226,9 @@ func (c *checker) collect() {
 					if s.local != nil {
 						c.callers[s.local] = append(c.callers[s.local], s)
 					}
+					for _, impl := range s.impls {
+						c.callers[impl] = append(c.callers[impl], s)
+					}
 				}
 			}
 		}
@@ -241,8 +247,11 @@ func (c *checker) site(fn *ssa.Function, call ssa.CallInstruction) *site {
 			return &site{fn: fn, instr: call, rpc: &rpc, callee: obj}
 		}
 	}
+	if common.IsInvoke() {
+		return c.interfaceSite(fn, call, obj)
+	}
 	callee := common.StaticCallee()
-	if common.IsInvoke() || callee == nil || typesutil.CtxParamIndex(common.Signature()) < 0 {
+	if callee == nil || typesutil.CtxParamIndex(common.Signature()) < 0 {
 		return nil
 	}
 	shift := 0
@@ -302,10 +311,11 @@ func (c *checker) target(s *site) (ctx ssa.Value, path string, ok bool) {
 			return nil, "", false
 		}
 		return s.rpc.ctx, s.rpc.name, true
-	case s.local != nil:
-		if n := c.needs[s.local]; n != nil {
+	case s.local != nil || s.impls != nil:
+		if local := c.localOf(s); local != nil {
+			n := c.needs[local]
 			if i := n.param - s.shift; i >= 0 && i < len(args) {
-				return args[i], prepend(funcName(s.local), n.path), true
+				return args[i], prepend(funcName(local), n.path), true
 			}
 		}
 	case s.fact != nil:
@@ -335,7 +345,7 @@ func (c *checker) exempt(s *site) bool {
 func (c *checker) propagate() {
 	var queue []*site
 	for _, s := range c.sites {
-		if s.local == nil {
+		if s.local == nil && s.impls == nil {
 			queue = append(queue, s)
 		}
 	}
