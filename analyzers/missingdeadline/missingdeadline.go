@@ -386,7 +386,9 @@ func (c *checker) exportFacts() {
 // context.Background() or TODO() with no deadline added. A context.WithoutCancel origin is
 // left to the detach rule, which reports an unbounded one at the WithoutCancel call: one
 // report per lost deadline. A root made in an exported function that takes no ctx (a
-// library's convenience API) is reported at that API's callers instead (apiCallers).
+// library's convenience API) is reported at that API's callers instead (apiCallers), when the
+// call it wraps is one they can make with a ctx of their own (ctxorigin.HasTwin); when it is
+// not, the API's signature is the library's decision and a fix needs a new API: not reported.
 func (c *checker) report(rep *report.Reporter) {
 	apis := make(map[*types.Func]*noCtxAPI)
 	var found []finding
@@ -400,10 +402,10 @@ func (c *checker) report(rep *report.Reporter) {
 				continue
 			}
 			if api, ok := c.isNoCtxAPI(s.fn); ok && o.Call != nil && c.isConvenienceCall(s, o.Call) {
-				if apis[api] == nil {
+				if apis[api] == nil && ctxorigin.HasTwin(s.instr) {
 					apis[api] = &noCtxAPI{Path: path, Root: rootName(o)}
 				}
-				break
+				break // the library's decision: its callers', when they can call the twin instead
 			}
 			found = append(found, finding{s, o, path})
 			break

@@ -74,3 +74,12 @@ func hasLoop(fn *ssa.Function) bool {
 	}
 	return false
 }
+
+// HasTwin reports whether the ctx-taking call instr of a convenience API is one the API's
+// callers can make themselves, with a ctx of their own: its callee is exported
+// (Foo() { return FooContext(context.Background()) }, or the RPC method of a client). An
+// unexported helper is no variant they can call.
+func HasTwin(instr ssa.CallInstruction) bool {
+	fn := Callee(instr.Common())
+	return fn != nil && fn.Exported()
+}
