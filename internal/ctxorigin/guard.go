@@ -258,6 +258,9 @@ func FirstUse(instr ssa.Instruction) bool {
 	if fn == nil || b == nil {
 		return false
 	}
+	if made := madeAt(fn); made != nil && FirstUse(made) {
+		return true // in a literal made only on the first use: the periodic refresh an Open starts
+	}
 	for d := b.Idom(); d != nil; d = d.Idom() {
 		cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
 		if !ok {
@@ -268,6 +271,22 @@ func FirstUse(instr ssa.Instruction) bool {
 		}
 	}
 	return false
+}
+
+// madeAt returns the instruction that creates the function literal fn when there is exactly
+// one (a MakeClosure, or a call or go that names it directly), or nil.
+func madeAt(fn *ssa.Function) ssa.Instruction {
+	if fn.Parent() == nil || fn.Referrers() == nil {
+		return nil
+	}
+	var at ssa.Instruction
+	for _, ref := range *fn.Referrers() {
+		if at != nil {
+			return nil
+		}
+		at = ref
+	}
+	return at
 }
 
 // guardField returns the field address whose loaded value the condition tests: the field
