@@ -80,8 +80,8 @@ if [[ -s $work/main/stderr ]]; then sed 's/^/  stderr: /' "$work/main/stderr"; f
 
 expected=$(sort <<'EOF'
 cmd/reconcile/main.go:15:12 missingdeadline
-orders/edges.go:18:7 ctxless
-orders/edges.go:19:9 ctxflow
+orders/edges.go:19:8 ctxless
+orders/edges.go:21:9 ctxflow
 orders/orders.go:21:26 ctxbackground
 orders/orders.go:24:17 detach
 orders/orders.go:39:23 ctxbackground
