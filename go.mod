@@ -1,20 +1,10 @@
 module github.com/deadlinelint/deadlinelint
 
-go 1.26.0
+go 1.24.0
+
+require golang.org/x/tools v0.38.0
 
 require (
-	connectrpc.com/connect v1.19.1
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
-	golang.org/x/sync v0.25.0
-	golang.org/x/tools v0.52.0
-	google.golang.org/grpc v1.85.0
-	google.golang.org/protobuf v1.36.12
-)
-
-require (
-	golang.org/x/mod v0.42.0 // indirect
-	golang.org/x/net v0.61.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/text v0.43.0 // indirect
-	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
+	golang.org/x/mod v0.29.0 // indirect
+	golang.org/x/sync v0.17.0 // indirect
 )

@@ -216,12 +216,13 @@ func plantedMarkers(t *testing.T, root string) (markers, pending []finding) {
 	return markers, pending
 }
 
-// runStandalone runs `deadlinelint -format json ./examples/...` from root.
+// runStandalone runs `deadlinelint -format json ./...` in the examples module, as its owner
+// would (with or without the repository's go.work).
 func runStandalone(t *testing.T, bin, root string) []finding {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(bin, "-format", "json", "./examples/...")
-	cmd.Dir, cmd.Stdout, cmd.Stderr = root, &stdout, &stderr
+	cmd := exec.Command(bin, "-format", "json", "./...")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = filepath.Join(root, "examples"), &stdout, &stderr
 	err := cmd.Run()
 	var exit *exec.ExitError
 	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
@@ -245,12 +246,12 @@ func runStandalone(t *testing.T, bin, root string) []finding {
 	return found
 }
 
-// runVet runs `go vet -vettool=bin -json ./examples/...` from root.
+// runVet runs `go vet -vettool=bin -json ./...` in the examples module.
 func runVet(t *testing.T, bin, root string) []finding {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command("go", "vet", "-vettool="+bin, "-json", "./examples/...")
-	cmd.Dir, cmd.Stdout, cmd.Stderr = root, &stdout, &stderr
+	cmd := exec.Command("go", "vet", "-vettool="+bin, "-json", "./...")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = filepath.Join(root, "examples"), &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("go vet -vettool: %v\n%s", err, stderr.Bytes())
 	}
