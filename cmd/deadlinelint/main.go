@@ -8,6 +8,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -21,12 +22,20 @@ import (
 func main() {
 	analyzers := analyzers.All()
 	driver.ContainPanics(analyzers)
+	info, _ := debug.ReadBuildInfo()
+	v := version(info)
+	if fullVersionOfRelease(os.Args[1:], v) {
+		// go vet keys its cache on this line: a released version names the build exactly
+		// (unitchecker's own answer, for a devel build, is the executable's build ID).
+		fmt.Printf("deadlinelint version %s\n", v)
+		return
+	}
 	if invokedByVet(os.Args[1:]) {
 		unitchecker.Main(analyzers...) // does not return
 	}
 	cmd := &driver.Command{
 		Name:      "deadlinelint",
-		Version:   version(),
+		Version:   describe(info, v),
 		Analyzers: analyzers,
 		Stdout:    os.Stdout,
 		Stderr:    os.Stderr,
@@ -46,10 +55,53 @@ func invokedByVet(args []string) bool {
 	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
 }
 
-// version is the module version the binary was built from, or "devel".
-func version() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+// fullVersionOfRelease reports whether go vet asks for the tool's version (-V=full) of a
+// binary built from a released module version.
+func fullVersionOfRelease(args []string, v string) bool {
+	return len(args) == 1 && (args[0] == "-V=full" || args[0] == "--V=full") && v != "devel"
+}
+
+// version is the module version the binary was built from (go install …@v0.2.0, go get -tool),
+// or "devel" for a build from a checkout.
+func version(info *debug.BuildInfo) string {
+	if info != nil && info.Main.Version != "" && info.Main.Version != "(devel)" {
 		return info.Main.Version
 	}
 	return "devel"
+}
+
+// describe is what -V and -version print after the name: the version, and what it was built
+// with — for a build from a checkout, the commit and whether the tree was modified.
+func describe(info *debug.BuildInfo, v string) string {
+	if info == nil {
+		return v
+	}
+	var extra []string
+	if v == "devel" {
+		var rev, modified string
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		if rev != "" {
+			if len(rev) > 12 {
+				rev = rev[:12]
+			}
+			if modified == "true" {
+				rev += "+modified"
+			}
+			extra = append(extra, "commit "+rev)
+		}
+	}
+	extra = append(extra, info.GoVersion)
+	for _, d := range info.Deps {
+		if d.Path == "golang.org/x/tools" {
+			extra = append(extra, "x/tools "+d.Version)
+		}
+	}
+	return v + " (" + strings.Join(extra, ", ") + ")"
 }

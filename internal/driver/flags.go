@@ -77,6 +77,7 @@ func (c *Command) flagSet(cfg *config, enabled map[*analysis.Analyzer]*triState)
 	fs.StringVar(&cfg.tags, "tags", "", "comma-separated `list` of build tags")
 	fs.BoolVar(&cfg.debug, "debug", false, "print stack traces of internal errors, and timings")
 	fs.BoolVar(&cfg.version, "V", false, "print the version and exit")
+	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	fs.BoolVar(&cfg.help, "help", false, "print this help and exit")
 	fs.BoolVar(&cfg.help, "h", false, "print this help and exit")
 	for _, a := range c.Analyzers {
