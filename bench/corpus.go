@@ -90,17 +90,19 @@ func resolveCorpus(ctx context.Context, dir, name string, patterns []string) (co
 	return c, nil
 }
 
-// copyModule copies the source of mod, at the version the module rooted at root requires,
-// out of the module cache into dst and completes its go.sum. Copied out of the cache, the
+// copyModule copies the source of mod, at the version the examples module of the checkout at
+// root requires (gRPC and protobuf are the examples' dependencies, not the linter's), out of
+// the module cache into dst and completes its go.sum. Copied out of the cache, the
 // module is the main module of every tool run in dst: deadlinelint analyses it as the user's
 // own code, as it does not analyse dependency modules, and a benchmark of those would measure
 // nothing but loading.
 func copyModule(ctx context.Context, root, dst, mod string) error {
-	v, err := goOutput(ctx, root, nil, "list", "-m", "-f", "{{.Version}}", mod)
+	examples := filepath.Join(root, "examples")
+	v, err := goOutput(ctx, examples, nil, "list", "-m", "-f", "{{.Version}}", mod)
 	if err != nil {
-		return fmt.Errorf("version of %s in %s: %v", mod, root, err)
+		return fmt.Errorf("version of %s in %s: %v", mod, examples, err)
 	}
-	out, err := goOutput(ctx, root, nil, "mod", "download", "-json", mod+"@"+strings.TrimSpace(v))
+	out, err := goOutput(ctx, examples, nil, "mod", "download", "-json", mod+"@"+strings.TrimSpace(v))
 	if err != nil {
 		return err
 	}

@@ -63,12 +63,13 @@ printf 'module deadlinelint.robustness/corpus\n\ngo 1.26.0\n' >"$corpus/go.mod"
 listtests=
 $tests && listtests=-test # test-only dependencies need go.sum entries too
 
-# copy_module MOD DIR: the source of MOD at the version this module pins,
-# copied out of the module cache into DIR, with its go.sum completed.
+# copy_module MOD DIR: the source of MOD at the version the examples module pins (gRPC and
+# protobuf are theirs; x/tools the linter's too), copied out of the module cache into DIR, with
+# its go.sum completed.
 copy_module() {
 	local mod=$1 dst=$2 version src
-	version=$(cd "$root" && go list -m -f '{{.Version}}' "$mod")
-	src=$(cd "$root" && go mod download -json "$mod@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+	version=$(cd "$root/examples" && go list -m -f '{{.Version}}' "$mod")
+	src=$(cd "$root/examples" && go mod download -json "$mod@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
 	mkdir -p "$dst"
 	cp -R "$src/." "$dst"
 	chmod -R u+w "$dst"
