@@ -56,9 +56,11 @@ func invokedByVet(args []string) bool {
 }
 
 // fullVersionOfRelease reports whether go vet asks for the tool's version (-V=full) of a
-// binary built from a released module version.
+// binary built from an exact module version: a release, or the pseudo-version the go command
+// stamps from a clean checkout's commit. A devel or modified (+dirty) build answers with
+// unitchecker's build ID instead, so that go vet's cache never mixes two builds.
 func fullVersionOfRelease(args []string, v string) bool {
-	return len(args) == 1 && (args[0] == "-V=full" || args[0] == "--V=full") && v != "devel"
+	return len(args) == 1 && (args[0] == "-V=full" || args[0] == "--V=full") && v != "devel" && !strings.HasSuffix(v, "+dirty")
 }
 
 // version is the module version the binary was built from (go install …@v0.2.0, go get -tool),
