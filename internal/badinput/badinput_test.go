@@ -27,7 +27,9 @@ type tcase struct {
 	wantExit int
 	stdout   []string // regexps every one of which must match standard output
 	stderr   []string // regexps every one of which must match standard error
+	notErr   []string // regexps none of which may match standard error
 	noStderr bool     // standard error must be empty
+	env      []string // extra environment; $DIR is the fixture's copy
 }
 
 var cases = []tcase{
@@ -44,6 +46,19 @@ var cases = []tcase{
 	{
 		name: "missing import", fixture: "missingimport", args: []string{"./..."}, wantExit: 2,
 		stderr: []string{`example\.com/nowhere/gone`, `example\.com/missingimport/app`},
+	},
+	{
+		// A required module version the proxy cannot serve: the go command's error once, then
+		// the packages it kept from being analysed; the rest is still reported.
+		name: "missing module version", fixture: "missingmodule", args: []string{"./..."}, wantExit: 2,
+		setup: func(t *testing.T, dir string) { emptyDir(t, dir) },
+		env:   []string{"GOPROXY=file://$DIR/empty", "GOFLAGS=-mod=mod -buildvcs=false", "GOSUMDB=off"},
+		stderr: []string{
+			`(?m)^deadlinelint: module example\.com/vanished@v1\.2\.3: reading file://.*/empty/example\.com/vanished/@v/v1\.2\.3\.(zip|mod|info)`,
+			`(?m)^deadlinelint: module example\.com/vanished@v1\.2\.3: 2 packages not analysed because of it: example\.com/missingmodule/a, example\.com/missingmodule/b$`,
+		},
+		notErr: []string{`type error`, `package example\.com/vanished`, `(?m)^deadlinelint: package example\.com/missingmodule/[ab]:`},
+		stdout: []string{`(?m)^c/c\.go:9:\d+: context\.Background\(\) .*\(ctxbackground\)$`},
 	},
 	{
 		name: "non-existent directory pattern", fixture: "typeerror", args: []string{"./nosuch/..."}, wantExit: 2,
@@ -118,7 +133,11 @@ func TestBadInput(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup(t, dir)
 			}
-			stdout, stderr, code := run(t, bin, filepath.Join(dir, tc.dir), tc.fixture == "cgo", tc.args)
+			var env []string
+			for _, e := range tc.env {
+				env = append(env, strings.ReplaceAll(e, "$DIR", dir))
+			}
+			stdout, stderr, code := run(t, bin, filepath.Join(dir, tc.dir), tc.fixture == "cgo", tc.args, env...)
 			if code != tc.wantExit {
 				t.Errorf("exit status %d, want %d", code, tc.wantExit)
 			}
@@ -130,6 +149,11 @@ func TestBadInput(t *testing.T) {
 			for _, re := range tc.stderr {
 				if !regexp.MustCompile(re).MatchString(stderr) {
 					t.Errorf("standard error does not match %q", re)
+				}
+			}
+			for _, re := range tc.notErr {
+				if regexp.MustCompile(re).MatchString(stderr) {
+					t.Errorf("standard error matches %q", re)
 				}
 			}
 			if tc.noStderr && stderr != "" {
@@ -195,11 +219,12 @@ func requireCgo(t *testing.T) {
 
 // run executes bin with args in dir, hermetically: no module proxy, no
 // workspace but the fixture's own, the fixture's go.mod decides -mod.
-func run(t *testing.T, bin, dir string, cgo bool, args []string) (stdout, stderr string, code int) {
+func run(t *testing.T, bin, dir string, cgo bool, args []string, env ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-buildvcs=false", "GOWORK=")
+	cmd.Env = append(cmd.Env, env...) // the last value of a variable wins
 	if cgo {
 		cmd.Env = append(cmd.Env, "CGO_ENABLED=1")
 	}

@@ -65,12 +65,20 @@ func packageErrors(pkgs []*packages.Package, patterns []string, root string) []s
 	for _, p := range patterns {
 		isPattern[p] = true
 	}
+	modLines, accounted := moduleFailures(pkgs)
+	for _, l := range modLines {
+		add(l)
+	}
 	failed := make(map[string]bool) // import paths of packages with errors
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		failed[p.PkgPath] = failed[p.PkgPath] || len(p.Errors) > 0
 	})
 	reported := make(map[*packages.Package]bool)
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if accounted[p] {
+			reported[p] = true // the module it needs said why
+			return
+		}
 		compiled := hasCompileErrors(p)
 		for _, e := range p.Errors {
 			if e.Kind == packages.ListError && compiled && strings.HasPrefix(e.Msg, "# ") {
