@@ -66,7 +66,9 @@ func fullVersionOfRelease(args []string, v string) bool {
 // version is the module version the binary was built from (go install …@v0.2.0, go get -tool),
 // or "devel" for a build from a checkout.
 func version(info *debug.BuildInfo) string {
-	if info != nil && info.Main.Version != "" && info.Main.Version != "(devel)" {
+	// A build through a replace directive (a module pointed at a checkout) has the zero
+	// pseudo-version: no version at all.
+	if info != nil && info.Main.Version != "" && info.Main.Version != "(devel)" && info.Main.Version != "v0.0.0-00010101000000-000000000000" {
 		return info.Main.Version
 	}
 	return "devel"

@@ -8,6 +8,9 @@
 package driver
 
 import (
+	"github.com/deadlinelint/deadlinelint/docs"
+	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
+
 	"fmt"
 	"io"
 	"os"
@@ -244,7 +247,9 @@ func (c *Command) writeReport(cfg *config, res *result, findings []output.Findin
 		Root:        res.root,
 	}
 	for _, a := range cfg.analyzers {
-		report.Rules = append(report.Rules, output.Rule{Name: a.Name, Doc: a.Doc, URL: a.URL})
+		report.Rules = append(report.Rules, output.Rule{
+			Name: a.Name, Title: ruledoc.Title(a.Name), Doc: a.Doc, URL: a.URL, Help: docs.RuleHelp(a.Name),
+		})
 	}
 	return c.writeOutput(cfg, func(w io.Writer) error {
 		return output.Write(w, cfg.format, report)

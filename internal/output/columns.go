@@ -68,3 +68,12 @@ func (c *columnConverter) fileLines(file string) [][]byte {
 	c.lines[file] = lines
 	return lines
 }
+
+// line returns the text of the 1-based line of file, or "" if it cannot be read.
+func (c *columnConverter) line(file string, line int) string {
+	lines := c.fileLines(file)
+	if line < 1 || line > len(lines) {
+		return ""
+	}
+	return string(lines[line-1])
+}

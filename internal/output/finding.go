@@ -62,9 +62,11 @@ type Finding struct {
 
 // A Rule describes one analyzer for formats that list rules (SARIF).
 type Rule struct {
-	Name string
-	Doc  string // the analyzer's Doc: a first summary line, then details
-	URL  string // its documentation; "" for docs/rules.md#<name>
+	Name  string
+	Title string // its name for people ("RootContextInRequestScope"); "" for none
+	Doc   string // the analyzer's Doc: a first summary line, then details
+	URL   string // its documentation; "" for docs/rules.md#<name>
+	Help  string // Markdown: what it reports, with a bad and a good snippet; "" for none
 }
 
 // A Report is everything one run has to say.

@@ -43,19 +43,28 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name           string      `json:"name"`
-	Version        string      `json:"version,omitempty"`
-	InformationURI string      `json:"informationUri"`
-	Rules          []sarifRule `json:"rules"`
+	Name            string      `json:"name"`
+	FullName        string      `json:"fullName,omitempty"`
+	Version         string      `json:"version,omitempty"`
+	SemanticVersion string      `json:"semanticVersion,omitempty"`
+	InformationURI  string      `json:"informationUri"`
+	Rules           []sarifRule `json:"rules"`
 }
 
 type sarifRule struct {
 	ID                   string             `json:"id"`
-	Name                 string             `json:"name"`
+	Name                 string             `json:"name,omitempty"`
 	ShortDescription     sarifMessage       `json:"shortDescription"`
 	FullDescription      sarifMessage       `json:"fullDescription"`
+	Help                 *sarifHelp         `json:"help,omitempty"`
 	HelpURI              string             `json:"helpUri"`
 	DefaultConfiguration sarifConfiguration `json:"defaultConfiguration"`
+}
+
+// sarifHelp is a rule's help: GitHub code scanning shows the Markdown beside every alert.
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
 }
 
 type sarifConfiguration struct {
@@ -77,12 +86,13 @@ type sarifMessage struct {
 }
 
 type sarifResult struct {
-	RuleID           string          `json:"ruleId"`
-	RuleIndex        *int            `json:"ruleIndex,omitempty"`
-	Level            string          `json:"level"`
-	Message          sarifMessage    `json:"message"`
-	Locations        []sarifLocation `json:"locations"`
-	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           *int              `json:"ruleIndex,omitempty"`
+	Level               string            `json:"level"`
+	Message             sarifMessage      `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
 }
 
 type sarifLocation struct {
@@ -110,12 +120,15 @@ type sarifRegion struct {
 }
 
 func writeSARIF(w io.Writer, r *Report) error {
+	version := numericVersion(r.ToolVersion)
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
-			Name:           r.ToolName,
-			Version:        r.ToolVersion,
-			InformationURI: InformationURI,
-			Rules:          []sarifRule{},
+			Name:            r.ToolName,
+			FullName:        strings.TrimSpace(r.ToolName + " " + r.ToolVersion),
+			Version:         version,
+			SemanticVersion: version,
+			InformationURI:  InformationURI,
+			Rules:           []sarifRule{},
 		}},
 		Invocations: []sarifInvocation{invocation(r.Errors)},
 		ColumnKind:  "utf16CodeUnits",
@@ -134,22 +147,30 @@ func writeSARIF(w io.Writer, r *Report) error {
 		if help == "" {
 			help = rulesDocURI + rule.Name
 		}
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
+		sr := sarifRule{
 			ID:                   rule.Name,
-			Name:                 rule.Name,
+			Name:                 rule.Title,
 			ShortDescription:     sarifMessage{Text: short},
 			FullDescription:      sarifMessage{Text: full},
 			HelpURI:              help,
 			DefaultConfiguration: sarifConfiguration{Level: level},
-		})
+		}
+		if rule.Help != "" {
+			sr.Help = &sarifHelp{Text: rule.Help + "\n\n" + help, Markdown: rule.Help + "\n\n[Documentation](" + help + ")"}
+		} else {
+			sr.Help = &sarifHelp{Text: full + "\n\n" + help}
+		}
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sr)
 	}
 	cols := newColumnConverter(r.Root)
+	prints := newFingerprinter(cols)
 	for _, f := range r.Findings {
 		res := sarifResult{
-			RuleID:    f.Rule,
-			Level:     level,
-			Message:   sarifMessage{Text: f.Message},
-			Locations: []sarifLocation{{PhysicalLocation: cols.physical(f.Pos, f.End)}},
+			RuleID:              f.Rule,
+			Level:               level,
+			Message:             sarifMessage{Text: f.Message},
+			Locations:           []sarifLocation{{PhysicalLocation: cols.physical(f.Pos, f.End)}},
+			PartialFingerprints: map[string]string{fingerprintKey: prints.of(f)},
 		}
 		if i, ok := index[f.Rule]; ok {
 			res.RuleIndex = &i
@@ -220,6 +241,17 @@ func dirURI(dir string) string {
 		u += "/"
 	}
 	return u
+}
+
+// numericVersion is the tool's version as SARIF wants it, starting with a number:
+// "v0.3.1 (go1.26.8, …)" → "0.3.1", "devel (…)" → "0.0.0-devel".
+func numericVersion(v string) string {
+	v, _, _ = strings.Cut(strings.TrimSpace(v), " ")
+	v = strings.TrimPrefix(v, "v")
+	if v == "" || v[0] < '0' || v[0] > '9' {
+		return "0.0.0-devel"
+	}
+	return v
 }
 
 // splitDoc splits an analyzer Doc into its first line and the whole text.

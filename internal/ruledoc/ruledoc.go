@@ -51,3 +51,16 @@ func section(doc *ast.CommentGroup, name string) (string, error) {
 	rest = strings.TrimPrefix(rest, name+": ")
 	return rest, nil
 }
+
+// titles are the rules' names for people, as SARIF wants a reportingDescriptor's name: distinct
+// from its id (the rule's short name, stable and used in flags and suppressions).
+var titles = map[string]string{
+	"ctxbackground":   "RootContextInRequestScope",
+	"ctxflow":         "LongLivedContextInRequestScope",
+	"detach":          "UnboundedDetachedContext",
+	"missingdeadline": "ClientCallWithoutDeadline",
+	"ctxless":         "CallThatCannotCarryTheDeadline",
+}
+
+// Title returns the name of rule for people ("RootContextInRequestScope"), or "".
+func Title(rule string) string { return titles[rule] }
