@@ -229,12 +229,23 @@ func runStandalone(t *testing.T, bin, root string) []finding {
 		t.Fatalf("deadlinelint ./examples/...: %v\n%s", err, stderr.Bytes())
 	}
 	var reported []struct {
-		Rule string `json:"rule"`
-		File string `json:"file"`
-		Line int    `json:"line"`
+		Rule    string `json:"rule"`
+		File    string `json:"file"`
+		Line    int    `json:"line"`
+		Message string `json:"message"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &reported); err != nil {
 		t.Fatalf("deadlinelint -format json: %v\n%s", err, stdout.Bytes())
+	}
+	// A message is one sentence a busy reviewer reads at a glance: what is lost, what to do.
+	// The chain, the root and the other calls are related positions.
+	var lengths []int
+	for _, r := range reported {
+		lengths = append(lengths, len(r.Message))
+	}
+	slices.Sort(lengths)
+	if n := len(lengths); n > 0 && lengths[n/2] > 120 {
+		t.Errorf("median message length %d characters, want at most 120", lengths[n/2])
 	}
 	if got, want := err != nil, len(reported) > 0; got != want {
 		t.Errorf("deadlinelint exited with %v for %d findings, want 1 exactly when there are findings", err, len(reported))

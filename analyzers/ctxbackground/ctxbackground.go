@@ -209,7 +209,7 @@ func diagnostic(pass *analysis.Pass, res *ctxssa.Result, sc *scope.Scope, call *
 	reqCtx, fix := reqctx.Expr(pass, sc, pos)
 	msg := fmt.Sprintf("%s in %s drops the caller's deadline and cancellation; pass %s", root, reqctx.Where(sc), reqCtx)
 	if deriver := deadlineWrapper(call); deriver != "" {
-		msg = fmt.Sprintf("%s(%s, ...) in %s replaces the caller's remaining deadline with a fresh one and drops its cancellation; derive it from %s",
+		msg = fmt.Sprintf("%s(%s, ...) in %s replaces the caller's deadline with a fresh one; derive it from %s",
 			deriver, root, reqctx.Where(sc), reqCtx)
 	}
 	async := sc.InGoroutine()
@@ -226,7 +226,7 @@ func diagnostic(pass *analysis.Pass, res *ctxssa.Result, sc *scope.Scope, call *
 	}
 	if async {
 		// The work may outlive the handler: the request ctx alone would cancel it on return.
-		msg += ", or context.WithoutCancel(" + reqCtx + ") with a timeout of its own if the goroutine must outlive the request"
+		msg += ", or context.WithoutCancel(" + reqCtx + ") with a timeout if the goroutine must outlive it"
 		fix = ""
 	}
 	d.Message = msg

@@ -55,6 +55,7 @@ func TestOneFindingPerRoot(t *testing.T) {
 		}
 	}
 	want := []string{
+		"ledger.go:15 context.Background() is created here", // in another package: opened there
 		"api.go:23 also reached from handler Server.GetItem",
 		"api.go:32 also reached from handler Server.ListItems",
 	}

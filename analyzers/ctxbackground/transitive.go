@@ -3,7 +3,9 @@ package ctxbackground
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -84,6 +86,7 @@ type dropper struct {
 	info       *ctxssa.Info
 	targets    *callees.Resolver
 	suppressed func(token.Pos) bool
+	files      *fileIndex
 	memo       map[*ssa.Function]*drop
 	active     map[*ssa.Function]bool
 }
@@ -95,6 +98,7 @@ func newDropper(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info, supp
 	return &dropper{
 		pass: pass, res: res, info: info, suppressed: suppressed,
 		targets: callees.New(info.Pkg, info.Funcs, res.Owned),
+		files:   &fileIndex{fset: pass.Fset},
 		memo:    make(map[*ssa.Function]*drop),
 		active:  make(map[*ssa.Function]bool),
 	}
@@ -380,40 +384,58 @@ func (d *dropper) droppingCalls(sc *scope.Scope, fn *ssa.Function) []*candidate 
 	return out
 }
 
-// diagnostic is the finding for c, about the roots it is the first to reach.
+// diagnostic is the finding for c, about the roots it is the first to reach. The message says
+// what is lost and what to do; where each root is made, and the calls down to it, are related
+// positions.
 func (c *candidate) diagnostic(d *dropper, roots []root) analysis.Diagnostic {
 	spelled, _ := reqctx.Expr(d.pass, c.sc, c.pos)
 	diag := analysis.Diagnostic{Pos: c.pos, End: c.end}
 	if c.via != nil {
-		diag.Message = fmt.Sprintf("%s, called in %s, returns a ctx made from %s instead of one derived from the caller's: the calls made with it ignore the caller's deadline and cancellation; derive it from %s",
-			calleeLabel(c.via), reqctx.Where(c.sc), describeRoots(roots), spelled)
+		diag.Message = fmt.Sprintf("%s, called in %s, returns a ctx from %s, not the caller's; derive it from %s",
+			calleeLabel(c.via), reqctx.Where(c.sc), rootNames(roots), spelled)
 	} else {
-		diag.Message = fmt.Sprintf("%s, called in %s, runs ctx-taking work with %s instead of the caller's ctx: it ignores the caller's deadline and cancellation; pass %s down",
-			c.name, reqctx.Where(c.sc), describeRoots(roots), spelled)
+		diag.Message = fmt.Sprintf("%s, called in %s, works with %s; pass %s down",
+			c.name, reqctx.Where(c.sc), rootNames(roots), spelled)
 	}
 	for _, r := range roots {
-		if r.pos.IsValid() {
-			diag.Related = append(diag.Related, analysis.RelatedInformation{Pos: r.pos, Message: "the root context is created here"})
-		}
+		diag.Related = append(diag.Related, d.rootRelated(c, r))
 	}
 	diag.Related = append(diag.Related, c.reaches...)
 	return diag
 }
 
-// describeRoots spells roots for a message: "context.Background() at a.go:3 (through
-// repo.Load) and context.TODO() at b.go:9".
-func describeRoots(roots []root) string {
-	parts := make([]string, len(roots))
-	for i, r := range roots {
-		parts[i] = r.Root
-		if r.Via != "" {
-			parts[i] += " (through " + r.Via + ")"
+// rootNames spells the roots for a message, each once: "context.Background() and
+// context.TODO()".
+func rootNames(roots []root) string {
+	var names []string
+	for _, r := range roots {
+		name, _, _ := strings.Cut(r.Root, " at ")
+		if !slices.Contains(names, name) {
+			names = append(names, name)
 		}
 	}
-	if len(parts) <= 2 {
-		return strings.Join(parts, " and ")
+	if len(names) <= 2 {
+		return strings.Join(names, " and ")
 	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// rootRelated is the related position of root r of candidate c: where it is made — in this
+// package, or in another whose file the pass can see — with the calls down to it. A root out of
+// sight is named, path and line, at the call that reaches it.
+func (d *dropper) rootRelated(c *candidate, r root) analysis.RelatedInformation {
+	name, where, _ := strings.Cut(r.Root, " at ")
+	through := ""
+	if r.Via != "" {
+		through = " (through " + r.Via + ")"
+	}
+	if pos := r.pos; pos.IsValid() {
+		return analysis.RelatedInformation{Pos: pos, Message: name + " is created here" + through}
+	}
+	if pos := d.files.position(where); pos.IsValid() {
+		return analysis.RelatedInformation{Pos: pos, Message: name + " is created here" + through}
+	}
+	return analysis.RelatedInformation{Pos: c.pos, Message: "works with " + r.Root + through}
 }
 
 // calleeLabel names the function a call invokes, for messages: "telemetry.StartLinked".
@@ -478,4 +500,36 @@ func runsNow(anon *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// A fileIndex finds a "path:line" written by another package's fact in the pass's file set:
+// every file of a package analysed from source, and the files of imported packages as far as
+// their export data records them.
+type fileIndex struct {
+	fset   *token.FileSet
+	byName map[string]*token.File
+}
+
+// position returns the start of the line "path:line" names, or NoPos.
+func (x *fileIndex) position(where string) token.Pos {
+	i := strings.LastIndex(where, ":")
+	if i < 0 {
+		return token.NoPos
+	}
+	line, err := strconv.Atoi(where[i+1:])
+	if err != nil {
+		return token.NoPos
+	}
+	if x.byName == nil {
+		x.byName = make(map[string]*token.File)
+		x.fset.Iterate(func(f *token.File) bool {
+			x.byName[f.Name()] = f
+			return true
+		})
+	}
+	f := x.byName[where[:i]]
+	if f == nil || line < 1 || line > f.LineCount() {
+		return token.NoPos
+	}
+	return f.LineStart(line)
 }

@@ -44,7 +44,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if o, ok := longLived(info.Origins.Of(s.Ctx)); ok {
 				pos, end := res.CallRange(s.Instr)
 				spelled, _ := reqctx.Expr(pass, sc, pos)
-				rep.Reportf(pos, end, "%s in %s gets a ctx from %s, which outlives the request: the call ignores the caller's deadline and cancellation; pass %s",
+				rep.Reportf(pos, end, "%s in %s uses %s, a ctx that outlives the request; pass %s",
 					report.FuncName(s.Func), reqctx.Where(sc), describe(o), spelled)
 			}
 		}

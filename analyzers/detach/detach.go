@@ -183,13 +183,13 @@ func diagnostic(res *ctxssa.Result, call *ssa.Call, why reason, unbounded []ctxo
 	}
 	switch {
 	case len(unbounded) > 0 && why == noReason:
-		msg = fmt.Sprintf("%s runs detached work with no deadline of its own and no comment saying why; bound it with context.WithTimeout and say why it must outlive the request", detached)
+		msg = fmt.Sprintf("%s runs work with no deadline and no reason; bound it with context.WithTimeout and say why", detached)
 	case len(unbounded) > 0 && why == emptyDirective:
-		msg = fmt.Sprintf("%s runs detached work with no deadline of its own and its //deadlinelint:detach gives no reason; bound it with context.WithTimeout and say why it must outlive the request", detached)
+		msg = fmt.Sprintf("%s runs work with no deadline, and its //deadlinelint:detach gives no reason; bound it and say why", detached)
 	case len(unbounded) > 0:
-		msg = fmt.Sprintf("%s runs detached work with no deadline of its own; bound it with context.WithTimeout", detached)
+		msg = fmt.Sprintf("%s runs work with no deadline of its own; bound it with context.WithTimeout", detached)
 	case why == noReason:
-		msg = fmt.Sprintf("%s has no comment saying why the work must outlive the request; add one, or a //deadlinelint:detach <reason> directive", detached)
+		msg = fmt.Sprintf("%s has no comment saying why the work must outlive the request; add one", detached)
 	case why == emptyDirective:
 		msg = fmt.Sprintf("the //deadlinelint:detach of %s gives no reason; say why the work must outlive the request", detached)
 	default:

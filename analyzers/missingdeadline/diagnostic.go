@@ -21,19 +21,15 @@ func (c *checker) diagnostic(s *site, o ctxorigin.Origin, path string) analysis.
 	rpc, via := split(path)
 	var msg string
 	if via == "" {
-		kind := "unary"
+		kind := ""
 		if s.rpc.stream {
-			kind = "streaming"
+			kind = "streaming "
 		}
-		msg = fmt.Sprintf("%s RPC %s is called with a ctx from %s that has no deadline, so it can wait forever; derive the ctx with context.WithTimeout",
-			kind, rpc, root)
+		msg = fmt.Sprintf("%sRPC %s has no deadline (ctx from %s); add one with context.WithTimeout", kind, rpc, root)
 	} else {
-		head, middle, _ := strings.Cut(via, arrow)
-		if middle != "" {
-			middle = " through " + middle
-		}
-		msg = fmt.Sprintf("%s is called with a ctx from %s that has no deadline and passes it to RPC %s%s, which can wait forever; derive the ctx with context.WithTimeout",
-			head, root, rpc, middle)
+		// The calls between head and the RPC are related positions (hops).
+		head, _, _ := strings.Cut(via, arrow)
+		msg = fmt.Sprintf("%s calls RPC %s with no deadline (ctx from %s); add one with context.WithTimeout", head, rpc, root)
 	}
 	d := analysis.Diagnostic{Pos: pos, End: end, Message: msg}
 	switch {

@@ -470,7 +470,7 @@ next:
 	for _, g := range groups {
 		d := c.diagnostic(g.first.site, g.first.o, g.first.path)
 		if n := len(g.others); n > 0 {
-			d.Message += fmt.Sprintf("; the same ctx reaches %d more %s", n, plural(n, "call", "calls"))
+			d.Message += fmt.Sprintf("; it reaches %d more %s", n, plural(n, "call", "calls"))
 		}
 		for _, f := range g.others {
 			pos, _ := c.res.CallRange(f.site.instr)

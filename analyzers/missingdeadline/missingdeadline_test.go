@@ -82,28 +82,28 @@ func TestRelated(t *testing.T) {
 	results := analysistest.Run(t, testdata(t), missingdeadline.Analyzer, "missingdeadline/chain/cmd", "missingdeadline/evil", "missingdeadline/onectx", "missingdeadline/factory")
 	want := map[string][]string{
 		// across packages: the root, then the declaration of the function of another package
-		"Service.Describe is called with a ctx from context.Background()": {
+		"Service.Describe calls RPC CatalogClient.GetItem with no deadline (ctx from context.Background())": {
 			"main.go: ctx := context.Background(): the ctx comes from context.Background() here, without a deadline",
 			"service.go: func (s *Service) Describe(: Service.Describe passes its ctx on to Client.Item → CatalogClient.GetItem",
 		},
 		// one ctx, many calls: the root, then the other calls it reaches
-		"unary RPC CatalogClient.GetItem is called with a ctx from context.Background() that has no deadline, so it can wait forever; derive the ctx with context.WithTimeout; the same ctx reaches 2 more calls": {
+		"RPC CatalogClient.GetItem has no deadline (ctx from context.Background()); add one with context.WithTimeout; it reaches 2 more calls": {
 			"onectx.go: ctx := context.Background(): the ctx comes from context.Background() here, without a deadline",
 			"onectx.go: _, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: \"b\"}): the same ctx reaches RPC CatalogClient.GetItem here",
 			"onectx.go: _ = refresh(ctx, c, \"c\"): the same ctx reaches onectx.refresh (RPC CatalogClient.GetItem) here",
 		},
 		// one factory, many commands: the root in the factory, then the other commands' calls
-		"unary RPC LegacyClient.Ping is called with a ctx from context.Background()": {
+		"RPC LegacyClient.Ping has no deadline (ctx from context.Background())": {
 			"factory.go: ctx, cancel := context.WithCancel(context.Background()): the ctx comes from context.Background() here, without a deadline",
 			"factory.go: _, err := c.GetItem(ctx, &catalogpb.GetItemRequest{Id: \"catalog\"}): the same ctx reaches RPC CatalogClient.GetItem here",
 			"factory.go: _, err := c.GetItem(getContext(), &catalogpb.GetItemRequest{Id: id}): the same ctx reaches RPC CatalogClient.GetItem here",
 		},
 		// within the package: the root, then every call down to the RPC
-		"evil.poll is called": {
+		"evil.poll calls RPC": {
 			"evil.go: poll(context.Background(), c): the ctx comes from context.Background() here, without a deadline",
 			"evil.go: get := func() { _, _ = c.GetItem(: a function literal in evil.poll calls RPC CatalogClient.GetItem with it here",
 		},
-		"evil.retry is called": {
+		"evil.retry calls RPC": {
 			"evil.go: _ = retry(context.Background(), c, 3): the ctx comes from context.Background() here, without a deadline",
 			"evil.go: if _, err := c.GetItem(ctx, req); err: evil.retry calls RPC CatalogClient.GetItem with it here",
 		},

@@ -73,7 +73,7 @@ func (c *checker) apiCallers(rep *report.Reporter, apis map[*types.Func]*noCtxAP
 		pos, end := c.res.CallRange(cl.instr)
 		rpc, _ := split(f.Path)
 		d := analysis.Diagnostic{Pos: pos, End: end, Message: fmt.Sprintf(
-			"%s takes no ctx and calls RPC %s with %s, which has no deadline, so it can wait forever; call a variant that takes a ctx with a deadline",
+			"%s calls RPC %s with %s, which has no deadline; call its variant that takes a ctx",
 			report.FuncName(cl.callee), rpc, f.Root)}
 		if cl.callee.Pos().IsValid() {
 			d.Related = []analysis.RelatedInformation{{Pos: cl.callee.Pos(), Message: report.FuncName(cl.callee) + " is declared here"}}

@@ -98,7 +98,8 @@ func (c *Command) errorf(format string, args ...any) {
 
 // A result is what the analysis of the patterns produced.
 type result struct {
-	root     string
+	root     string // paths in reports are relative to it (findRoot)
+	dir      string // the directory the command ran in: text output is relative to it
 	findings []output.Finding
 	errors   []string
 }
@@ -151,7 +152,7 @@ func (c *Command) analyse(cfg *config) int {
 // analysePackages loads and analyses the packages; it returns an error
 // only when nothing could be analysed at all.
 func (c *Command) analysePackages(dir string, cfg *config, prog *progress) (*result, error) {
-	res := &result{root: findRoot(dir)}
+	res := &result{root: findRoot(dir), dir: dir}
 	prog.setStage("loading packages")
 	t0 := time.Now()
 	pkgs, err := load(dir, cfg, needFacts(cfg.analyzers))
@@ -239,6 +240,11 @@ func (c *Command) debugf(cfg *config, format string, args ...any) {
 
 // writeReport writes the findings in the chosen format to -o or stdout.
 func (c *Command) writeReport(cfg *config, res *result, findings []output.Finding) error {
+	if cfg.format == "text" {
+		findings = relativeTo(res.root, res.dir, findings)
+	} else {
+		findings = relativeTo(res.root, res.root, findings)
+	}
 	report := &output.Report{
 		ToolName:    c.Name,
 		ToolVersion: c.Version,

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -61,13 +62,28 @@ func run(t *testing.T, dir string, args ...string) runResult {
 	return runResult{code, stdout.String(), stderr.String()}
 }
 
+// expect checks the exit code and the findings of the text output: its lines less the related
+// positions printed under each (file:line:col: <tab>message), which TestRelatedInText checks.
 func (r runResult) expect(t *testing.T, code int, stdout string) {
 	t.Helper()
 	if r.code != code {
 		t.Errorf("exit code %d, want %d\nstderr:\n%s", r.code, code, r.stderr)
 	}
-	if r.stdout != stdout {
-		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, stdout)
+	if got := relatedLine.ReplaceAllString(r.stdout, ""); got != stdout {
+		t.Errorf("stdout:\n%s\nwant:\n%s", got, stdout)
+	}
+}
+
+// relatedLine is a related position in text output.
+var relatedLine = regexp.MustCompile(`(?m)^\S+:\d+:\d+: \t.*\n`)
+
+// TestRelatedInText checks that text output prints each finding's related positions under it,
+// as go vet does.
+func TestRelatedInText(t *testing.T) {
+	dir := fixture(t, "basic")
+	r := run(t, dir, "-badcall", "-test=false", "./a")
+	if !strings.Contains(r.stdout, "a/a.go:8:2: call to bad (badcall)\na/a.go:3:6: \tbad is declared here\n") {
+		t.Errorf("text output lacks the related position under its finding:\n%s", r.stdout)
 	}
 }
 
@@ -108,13 +124,18 @@ func TestSubdirectoryOfRepository(t *testing.T) {
 	if err := os.Rename(fixture(t, "basic"), svc); err != nil {
 		t.Fatal(err)
 	}
-	// Run from a package directory below the module: paths stay
-	// relative to the repository root.
+	// Run from a package directory below the module: text is relative to
+	// where the command ran, as go vet prints it; JSON (and SARIF) stay
+	// relative to the repository root, as code scanning expects.
 	run(t, filepath.Join(svc, "a"), "-badcall", "-test=false", ".").expect(t, ExitFindings,
-		`services/basic/a/a.go:8:2: call to bad (badcall)
-services/basic/a/a.go:9:6: call to bad (badcall)
-services/basic/a/a.go:9:13: call to bad (badcall)
+		`a.go:8:2: call to bad (badcall)
+a.go:9:6: call to bad (badcall)
+a.go:9:13: call to bad (badcall)
 `)
+	r := run(t, filepath.Join(svc, "a"), "-badcall", "-test=false", "-json", ".")
+	if !strings.Contains(r.stdout, `"file": "services/basic/a/a.go"`) {
+		t.Errorf("JSON positions are not relative to the repository root:\n%s", r.stdout)
+	}
 }
 
 func TestBrokenPackages(t *testing.T) {

@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"path/filepath"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
@@ -51,7 +49,7 @@ func (c *collector) add(pkg *packages.Package, rule string, d analysis.Diagnosti
 		Rule:    rule,
 		Pos:     c.position(pos),
 		End:     c.position(pos),
-		Message: c.message(d.Message),
+		Message: d.Message, // paths in it are made relative where the report is written
 	}
 	if end := fset.Position(d.End); end.IsValid() && end.Filename == pos.Filename {
 		f.End = c.position(end)
@@ -101,13 +99,6 @@ func (c *collector) fix(fset *token.FileSet, sf analysis.SuggestedFix) (output.F
 
 // message returns msg with the file names it spells (a root context "at /src/app/a.go:12", in
 // another package than the finding) relative to the root, as positions are.
-func (c *collector) message(msg string) string {
-	if c.root == "" {
-		return msg
-	}
-	return strings.ReplaceAll(msg, " "+c.root+string(filepath.Separator), " ")
-}
-
 func (c *collector) position(p token.Position) output.Position {
 	return output.Position{File: relative(c.root, p.Filename), Line: p.Line, Column: p.Column}
 }

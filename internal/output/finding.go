@@ -125,11 +125,17 @@ func (f *Finding) less(g *Finding) bool {
 	return f.Message < g.Message
 }
 
-// writeText prints one finding per line: file:line:col: message (rule).
+// writeText prints one finding per line, file:line:col: message (rule), each followed by its
+// related positions as go vet prints them, file:line:col: <tab>message — where the root is made,
+// the calls down to it, the other calls that reach it — so that a terminal or an editor opens
+// every one.
 func writeText(w io.Writer, r *Report) error {
 	var b strings.Builder
 	for _, f := range r.Findings {
 		fmt.Fprintf(&b, "%s: %s (%s)\n", f.Pos, f.Message, f.Rule)
+		for _, rel := range f.Related {
+			fmt.Fprintf(&b, "%s: \t%s\n", rel.Pos, rel.Message)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

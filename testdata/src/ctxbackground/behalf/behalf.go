@@ -190,8 +190,8 @@ func (w *Warehouse) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) 
 	_ = w.openPool(ctx)
 	w.measure(ctx, 1)
 	_ = w.lazyConn(ctx)
-	_ = w.everyTime(ctx)         // want `Warehouse.everyTime, called in handler Warehouse.GetItem, runs ctx-taking work with context.Background\(\)`
-	_ = w.budget(id)             // want `Warehouse.budget, called in handler Warehouse.GetItem, runs ctx-taking work with context.Background\(\)`
+	_ = w.everyTime(ctx)         // want `behalf\.Warehouse\.everyTime, called in handler Warehouse\.GetItem, works with context\.Background\(\); pass ctx down`
+	_ = w.budget(id)             // want `behalf\.Warehouse\.budget, called in handler Warehouse\.GetItem, works with context\.Background\(\); pass ctx down`
 	_ = w.stock.Reserve(ctx, id) // one implementation passes ctx on: silent
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.Background(), time.Second) // bounded cleanup: the idiom
@@ -201,7 +201,7 @@ func (w *Warehouse) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) 
 	defer func() {
 		_ = w.db.Exec(context.Background(), "unbounded unlock "+id) // want `context.Background\(\) in handler Warehouse.GetItem drops the caller's deadline`
 	}()
-	if err := w.drop(ctx, id); err != nil { // want `Warehouse.drop, called in handler Warehouse.GetItem, runs ctx-taking work with context.Background\(\)`
+	if err := w.drop(ctx, id); err != nil { // want `behalf\.Warehouse\.drop, called in handler Warehouse\.GetItem, works with context\.Background\(\); pass ctx down`
 		return nil, err
 	}
 	return &catalogpb.Item{Id: id}, nil
@@ -263,7 +263,7 @@ type Ledgers struct {
 }
 
 func (l *Ledgers) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
-	if err := l.ledger.Post(ctx, req.GetId()); err != nil { // want `Ledger.*Post, called in handler Ledgers.GetItem, runs ctx-taking work with context`
+	if err := l.ledger.Post(ctx, req.GetId()); err != nil { // want `\(\*behalf\.memLedger\)\.Post, called in handler Ledgers\.GetItem, works with context\.TODO\(\) and context\.Background\(\); pass ctx down`
 		return nil, err
 	}
 	_ = l.remote.Reserve(ctx, req.GetId())                   // remoteStock drops, localStock passes on, stockClient is a client: silent

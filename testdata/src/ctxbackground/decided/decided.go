@@ -62,10 +62,10 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if err := s.shards.Move(ctx, req.GetId()); err != nil { // a decided rollback: silent
 		return nil, err
 	}
-	if err := s.shards.Drop(ctx, req.GetId()); err != nil { // want `Shards.Drop, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\)`
+	if err := s.shards.Drop(ctx, req.GetId()); err != nil { // want `decided\.Shards\.Drop, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 		return nil, err
 	}
-	if err := s.shards.Rebalance(ctx, req.GetId(), true); err != nil { // want `Shards.Rebalance, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\)`
+	if err := s.shards.Rebalance(ctx, req.GetId(), true); err != nil { // want `decided\.Shards\.Rebalance, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 		return nil, err
 	}
 	return &catalogpb.Item{Id: req.GetId()}, nil

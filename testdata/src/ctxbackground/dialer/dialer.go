@@ -72,7 +72,7 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if _, err := s.ask(cc, req.GetId()); err != nil { // silent: missingdeadline's
 		return nil, err
 	}
-	return s.fetch("peer:443", req.GetId()) // want `dialer.Server.fetch, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\) at .*/dialer.go:52 instead`
+	return s.fetch("peer:443", req.GetId()) // want `dialer\.Server\.fetch, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 }
 
 // ListItems dials in the handler itself: a root in a request scope is reported where it is.

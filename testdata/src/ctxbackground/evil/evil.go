@@ -44,7 +44,7 @@ func NewServer() *Server {
 func (s *Server) helper() { _, _ = load(context.Background(), "helper") } // want helper:"drops ctx"
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
-	s.warm()                         // want `the function in field warm, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\) at .*/evil.go:39 instead of the caller's ctx`
+	s.warm()                         // want `the function in field warm, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 	if ctx == context.Background() { // a comparison drops nothing
 		return nil, nil
 	}

@@ -22,10 +22,10 @@ type Server struct {
 }
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
-	cctx, cancel := context.WithTimeout(context.Background(), time.Second) // want `replaces the caller's remaining deadline`
+	cctx, cancel := context.WithTimeout(context.Background(), time.Second) // want `context\.WithTimeout\(context\.Background\(\), \.\.\.\) in handler Server\.GetItem replaces the caller's deadline with a fresh one; derive it from ctx`
 	defer cancel()
 	go func() {
-		_, _ = load(context.TODO(), "async") // want `context.TODO\(\) in handler Server.GetItem drops the caller's deadline and cancellation; pass ctx, or context.WithoutCancel\(ctx\) with a timeout of its own if the goroutine must outlive the request`
+		_, _ = load(context.TODO(), "async") // want `context.TODO\(\) in handler Server.GetItem drops the caller's deadline and cancellation; pass ctx, or context.WithoutCancel\(ctx\) with a timeout if the goroutine must outlive it`
 	}()
 	go load(context.Background(), "prefetch") // want `starts a goroutine|pass ctx, or context.WithoutCancel`
 	return load(cctx, req.GetId())

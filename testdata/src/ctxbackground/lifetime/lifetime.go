@@ -63,6 +63,6 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	sub := Subscribe(s.db, req.GetId()) // an object's lifetime: silent
 	defer sub.Close()
 	_ = EmptyEnv()          // a value read: silent
-	poll(s.db, req.GetId()) // want `lifetime.poll, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\)`
+	poll(s.db, req.GetId()) // want `lifetime\.poll, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 	return &catalogpb.Item{Id: req.GetId()}, nil
 }

@@ -90,8 +90,8 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	s.stash(context.Background(), req.GetId())        // want `context.Background\(\) in handler Server.GetItem drops the caller's deadline`
 	v := s.cache.Get(req.GetId())                     // metrics only: silent
 	recordRequest()                                   // metrics only: silent
-	s.note()                                          // want `Server.note, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\)`
-	if err := s.audit(v); err != nil {                // want `Server.audit, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\)`
+	s.note()                                          // want `measure\.Server\.note, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
+	if err := s.audit(v); err != nil {                // want `measure\.Server\.audit, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 		return nil, err
 	}
 	return &catalogpb.Item{Id: v}, nil

@@ -52,7 +52,7 @@ type freshBudget struct {
 }
 
 func (s *freshBudget) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
-	cctx, cancel := context.WithTimeout(context.TODO(), 2*time.Second) // want `context.WithTimeout\(context.TODO\(\), ...\) in handler freshBudget.GetItem replaces the caller's remaining deadline with a fresh one`
+	cctx, cancel := context.WithTimeout(context.TODO(), 2*time.Second) // want `context\.WithTimeout\(context\.TODO\(\), \.\.\.\) in handler freshBudget\.GetItem replaces the caller's deadline with a fresh one; derive it from ctx`
 	defer cancel()
 	return s.repo.Load(cctx, req.GetId())
 }

@@ -34,25 +34,25 @@ func NewServer(ctx context.Context) *Server {
 func (s *Server) lifetime() context.Context { return s.baseCtx }
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
-	if _, err := load(s.baseCtx, "field"); err != nil { // want `basic.load in handler Server.GetItem gets a ctx from receiver field baseCtx, which outlives the request: the call ignores the caller's deadline and cancellation; pass ctx`
+	if _, err := load(s.baseCtx, "field"); err != nil { // want `basic.load in handler Server.GetItem uses receiver field baseCtx, a ctx that outlives the request; pass ctx`
 		return nil, err
 	}
 	tctx, cancel := context.WithTimeout(s.baseCtx, time.Second)
 	defer cancel()
-	_, _ = load(tctx, "derived from the field") // want `from receiver field baseCtx`
-	_, _ = load(processCtx, "global")           // want `from package-level variable processCtx`
-	_, _ = load(app.ctx, "global struct")       // want `from field ctx of a package-level variable`
-	_, _ = load(s.lifetime(), "helper")         // want `from receiver field baseCtx`
+	_, _ = load(tctx, "derived from the field") // want `basic\.load in handler Server\.GetItem uses receiver field baseCtx, a ctx that outlives the request; pass ctx`
+	_, _ = load(processCtx, "global")           // want `basic\.load in handler Server\.GetItem uses package-level variable processCtx, a ctx that outlives the request; pass ctx`
+	_, _ = load(app.ctx, "global struct")       // want `basic\.load in handler Server\.GetItem uses field ctx of a package-level variable, a ctx that outlives the request; pass ctx`
+	_, _ = load(s.lifetime(), "helper")         // want `basic\.load in handler Server\.GetItem uses receiver field baseCtx, a ctx that outlives the request; pass ctx`
 	c := ctx
 	if s.cond {
 		c = s.baseCtx
 	}
-	_, _ = load(c, "phi")           // want `from receiver field baseCtx`
-	go load(s.baseCtx, "goroutine") // want `from receiver field baseCtx`
+	_, _ = load(c, "phi")           // want `basic\.load in handler Server\.GetItem uses receiver field baseCtx, a ctx that outlives the request; pass ctx`
+	go load(s.baseCtx, "goroutine") // want `basic\.load in handler Server\.GetItem uses receiver field baseCtx, a ctx that outlives the request; pass ctx`
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_, _ = load(s.baseCtx, "closure") // want `from receiver field baseCtx`
+		_, _ = load(s.baseCtx, "closure") // want `basic\.load in handler Server\.GetItem uses receiver field baseCtx, a ctx that outlives the request; pass ctx`
 	}()
 	<-done
 	return load(ctx, req.GetId())
@@ -98,7 +98,7 @@ func (o *others) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 type Authz struct{ base context.Context }
 
 func (a *Authz) Unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
-	_, _ = load(a.base, "audit") // want `basic.load in interceptor Authz.Unary gets a ctx from receiver field base`
+	_, _ = load(a.base, "audit") // want `basic.load in interceptor Authz.Unary uses receiver field base`
 	return h(ctx, req)
 }
 
@@ -109,6 +109,6 @@ type Consumer struct{ ctx context.Context }
 //
 //deadlinelint:scope
 func (c *Consumer) Handle(ctx context.Context, id string) error {
-	_, err := load(c.ctx, id) // want `in request scope Consumer.Handle gets a ctx from receiver field ctx`
+	_, err := load(c.ctx, id) // want `in request scope Consumer.Handle uses receiver field ctx`
 	return err
 }

@@ -17,8 +17,8 @@ type Server struct {
 }
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
-	_, _ = load(lifecycle.Context(), "global") // want `crosspkg.load in handler Server.GetItem gets a ctx from package-level variable lifecycle.root \(returned by lifecycle.Context\), which outlives the request`
-	_, _ = load(s.mgr.Context(), "manager")    // want `crosspkg.load in handler Server.GetItem gets a ctx from receiver field ctx \(returned by Manager.Context\), which outlives the request`
+	_, _ = load(lifecycle.Context(), "global") // want `crosspkg.load in handler Server.GetItem uses package-level variable lifecycle.root \(returned by lifecycle.Context\), a ctx that outlives the request`
+	_, _ = load(s.mgr.Context(), "manager")    // want `crosspkg.load in handler Server.GetItem uses receiver field ctx \(returned by Manager.Context\), a ctx that outlives the request`
 	r := lifecycle.NewRequest(ctx)
 	_, _ = load(r.Context(), "per-request") // a struct built in the handler: fine
 	return load(ctx, req.GetId())

@@ -40,26 +40,26 @@ func (o *Orders) TrailingCommentAndDeadline(ctx context.Context, id string) {
 }
 
 // CommentOnly has a reason but no budget: the detached write can run forever.
-func (o *Orders) CommentOnly(ctx context.Context, id string) { // want +2 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own; bound it with context.WithTimeout`
+func (o *Orders) CommentOnly(ctx context.Context, id string) { // want +2 `context.WithoutCancel\(ctx\) runs work with no deadline of its own; bound it with context.WithTimeout`
 	// the event must be published even if the client gives up
 	dctx := context.WithoutCancel(ctx)
 	_ = o.events.Exec(dctx, "PUBLISH order.settled", id)
 }
 
 // TimeoutOnly is bounded but does not say why it must outlive the request.
-func (o *Orders) TimeoutOnly(ctx context.Context, id string) { // want +1 `context.WithoutCancel\(ctx\) has no comment saying why the work must outlive the request; add one, or a //deadlinelint:detach <reason> directive`
+func (o *Orders) TimeoutOnly(ctx context.Context, id string) { // want +1 `context.WithoutCancel\(ctx\) has no comment saying why the work must outlive the request; add one`
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
 	o.audit(actx, id)
 }
 
 // Neither is unbounded and unexplained.
-func (o *Orders) Neither(ctx context.Context, id string) { // want +1 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why; bound it with context.WithTimeout and say why it must outlive the request`
+func (o *Orders) Neither(ctx context.Context, id string) { // want +1 `context.WithoutCancel\(ctx\) runs work with no deadline and no reason; bound it with context.WithTimeout and say why`
 	o.audit(context.WithoutCancel(ctx), id)
 }
 
 // DetachedGoroutine starts the unbounded work on a goroutine.
-func (o *Orders) DetachedGoroutine(ctx context.Context, id string) { // want +1 `runs detached work with no deadline of its own and no comment saying why`
+func (o *Orders) DetachedGoroutine(ctx context.Context, id string) { // want +1 `runs work with no deadline and no reason`
 	go o.audit(context.WithoutCancel(ctx), id)
 }
 
@@ -69,7 +69,7 @@ func (o *Orders) DetachedClosure(ctx context.Context, id string) error {
 		return errors.New("no id")
 	}
 	// publishing must survive the caller: consumers rely on every settled order
-	dctx := context.WithoutCancel(ctx) // want `runs detached work with no deadline of its own; bound it`
+	dctx := context.WithoutCancel(ctx) // want `runs work with no deadline of its own; bound it`
 	go func() {
 		_ = o.events.Exec(dctx, "PUBLISH order.settled", id)
 	}()

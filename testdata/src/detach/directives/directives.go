@@ -38,7 +38,7 @@ func (p *Payments) EmptyDirective(ctx context.Context, txID string) error { // w
 }
 
 // EmptyDirectiveUnbounded misses both, and says so in one report.
-func (p *Payments) EmptyDirectiveUnbounded(ctx context.Context, txID string) error { // want +2 `runs detached work with no deadline of its own and its //deadlinelint:detach gives no reason`
+func (p *Payments) EmptyDirectiveUnbounded(ctx context.Context, txID string) error { // want +2 `runs work with no deadline, and its //deadlinelint:detach gives no reason`
 	//deadlinelint:detach
 	return p.ledger.Reverse(context.WithoutCancel(ctx), txID)
 }
@@ -59,7 +59,7 @@ func (p *Payments) Ignored(ctx context.Context, txID string) error {
 }
 
 // IgnoredNoReason: an ignore without a reason suppresses nothing and is reported itself.
-func (p *Payments) IgnoredNoReason(ctx context.Context, txID string) error { // want +1 `//deadlinelint:ignore detach needs a reason` `runs detached work with no deadline of its own and no comment saying why`
+func (p *Payments) IgnoredNoReason(ctx context.Context, txID string) error { // want +1 `//deadlinelint:ignore detach needs a reason` `runs work with no deadline and no reason`
 	return p.ledger.Reverse(context.WithoutCancel(ctx), txID) //deadlinelint:ignore detach
 }
 

@@ -8,7 +8,7 @@ import (
 type traceKey struct{}
 
 // CapturedRevalued: the captured variable is re-assigned, but never bounded.
-func (s *Service) CapturedRevalued(ctx context.Context) { // want +2 `runs detached work with no deadline of its own; bound it`
+func (s *Service) CapturedRevalued(ctx context.Context) { // want +2 `runs work with no deadline of its own; bound it`
 	// the audit row must be written even if the client gives up
 	actx := context.WithoutCancel(ctx)
 	actx = context.WithValue(actx, traceKey{}, "audit")
@@ -18,7 +18,7 @@ func (s *Service) CapturedRevalued(ctx context.Context) { // want +2 `runs detac
 }
 
 // CapturedConditional: only one path bounds the captured variable.
-func (s *Service) CapturedConditional(ctx context.Context, urgent bool) { // want +2 `runs detached work with no deadline of its own; bound it`
+func (s *Service) CapturedConditional(ctx context.Context, urgent bool) { // want +2 `runs work with no deadline of its own; bound it`
 	// the audit row must be written even if the client gives up
 	actx := context.WithoutCancel(ctx)
 	cancel := context.CancelFunc(func() {})

@@ -54,7 +54,7 @@ func (s *Service) CalleeBounds(ctx context.Context) error {
 }
 
 // CalleeDoesNotBound: the callee passes the detached ctx straight to the log.
-func (s *Service) CalleeDoesNotBound(ctx context.Context) error { // want +2 `runs detached work with no deadline of its own; bound it`
+func (s *Service) CalleeDoesNotBound(ctx context.Context) error { // want +2 `runs work with no deadline of its own; bound it`
 	// the audit row must be written even if the client gives up
 	return s.appendRaw(context.WithoutCancel(ctx), "callee")
 }
@@ -65,13 +65,13 @@ func (s *Service) twoHops(ctx context.Context, rec string) error { // want twoHo
 }
 
 // CalleeTwoHops: the work is two calls down.
-func (s *Service) CalleeTwoHops(ctx context.Context) error { // want +2 `runs detached work with no deadline of its own; bound it`
+func (s *Service) CalleeTwoHops(ctx context.Context) error { // want +2 `runs work with no deadline of its own; bound it`
 	// the audit row must be written even if the client gives up
 	return s.twoHops(context.WithoutCancel(ctx), "hops")
 }
 
 // Phi: one path adds a timeout and the other does not.
-func (s *Service) Phi(ctx context.Context, urgent bool) error { // want +2 `runs detached work with no deadline of its own; bound it`
+func (s *Service) Phi(ctx context.Context, urgent bool) error { // want +2 `runs work with no deadline of its own; bound it`
 	// the audit row must be written even if the client gives up
 	actx := context.WithoutCancel(ctx)
 	if urgent {
@@ -116,7 +116,7 @@ func (s *Service) GoLiteralBounds(ctx context.Context) {
 }
 
 // GoLiteralDoesNotBound: the goroutine runs the detached work unbounded.
-func (s *Service) GoLiteralDoesNotBound(ctx context.Context) { // want +4 `runs detached work with no deadline of its own; bound it`
+func (s *Service) GoLiteralDoesNotBound(ctx context.Context) { // want +4 `runs work with no deadline of its own; bound it`
 	// the audit row must be written even if the client gives up
 	go func(c context.Context) {
 		_ = s.log.Append(c, "go")
@@ -124,20 +124,20 @@ func (s *Service) GoLiteralDoesNotBound(ctx context.Context) { // want +4 `runs 
 }
 
 // MethodValue calls the work through a bound method value.
-func (s *Service) MethodValue(ctx context.Context) error { // want +3 `runs detached work with no deadline of its own; bound it`
+func (s *Service) MethodValue(ctx context.Context) error { // want +3 `runs work with no deadline of its own; bound it`
 	write := s.appendRaw
 	// the audit row must be written even if the client gives up
 	return write(context.WithoutCancel(ctx), "method value")
 }
 
 // Deferred starts the unbounded work in a defer.
-func (s *Service) Deferred(ctx context.Context) { // want +2 `runs detached work with no deadline of its own; bound it`
+func (s *Service) Deferred(ctx context.Context) { // want +2 `runs work with no deadline of its own; bound it`
 	// the audit row must be written even if the client gives up
 	defer s.appendRaw(context.WithoutCancel(ctx), "deferred")
 }
 
 // Errgroup: a group derived from the detached ctx has no deadline either.
-func (s *Service) Errgroup(ctx context.Context) error { // want +2 `runs detached work with no deadline of its own; bound it`
+func (s *Service) Errgroup(ctx context.Context) error { // want +2 `runs work with no deadline of its own; bound it`
 	// the fan-out must finish even if the client gives up
 	g, gctx := errgroup.WithContext(context.WithoutCancel(ctx))
 	for _, rec := range []string{"a", "b"} {
@@ -157,7 +157,7 @@ func appendAll[T ~string](ctx context.Context, log auditLog, recs []T) error { /
 }
 
 // Generic hands the detached ctx to a generic helper that does not bound it.
-func (s *Service) Generic(ctx context.Context) error { // want +2 `runs detached work with no deadline of its own; bound it`
+func (s *Service) Generic(ctx context.Context) error { // want +2 `runs work with no deadline of its own; bound it`
 	// the audit rows must be written even if the client gives up
 	return appendAll(context.WithoutCancel(ctx), s.log, []string{"x"})
 }
@@ -172,7 +172,7 @@ func (s *Service) Opaque(ctx context.Context) error {
 
 // detached returns a detached ctx; its callers decide what runs on it. Documented, a helper
 // whose job is the detach has its reason: only the bound is missing.
-func detached(ctx context.Context) context.Context { // want +1 `runs detached work with no deadline of its own; bound it`
+func detached(ctx context.Context) context.Context { // want +1 `runs work with no deadline of its own; bound it`
 	return context.WithoutCancel(ctx)
 }
 
@@ -195,7 +195,7 @@ func Returned(ctx context.Context) context.Context {
 }
 
 // BothSinks: one sink is bounded, the other is not.
-func (s *Service) BothSinks(ctx context.Context) error { // want +2 `runs detached work with no deadline of its own; bound it`
+func (s *Service) BothSinks(ctx context.Context) error { // want +2 `runs work with no deadline of its own; bound it`
 	// the audit row must be written even if the client gives up
 	dctx := context.WithoutCancel(ctx)
 	bctx, cancel := context.WithTimeout(dctx, time.Second)

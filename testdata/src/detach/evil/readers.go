@@ -27,7 +27,7 @@ func (s *Service) ReadersAreNotWork(ctx context.Context, logger *slog.Logger) er
 }
 
 // ReaderAndWork: a read beside unbounded work is still reported, for the work.
-func (s *Service) ReaderAndWork(ctx context.Context) error { // want +2 `runs detached work with no deadline of its own; bound it`
+func (s *Service) ReaderAndWork(ctx context.Context) error { // want +2 `runs work with no deadline of its own; bound it`
 	// the audit row must be written even if the client gives up
 	dctx := context.WithoutCancel(ctx)
 	slog.InfoContext(dctx, "detached")

@@ -23,7 +23,7 @@ func (l *Ledger) write(ctx context.Context, entry string) { // want write:"unbou
 }
 
 // Neither has no bound and no reason: the one case reported.
-func (l *Ledger) Neither(ctx context.Context, entry string) { // want +1 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+func (l *Ledger) Neither(ctx context.Context, entry string) { // want +1 `context.WithoutCancel\(ctx\) runs work with no deadline and no reason`
 	l.write(context.WithoutCancel(ctx), entry)
 }
 
@@ -57,19 +57,19 @@ func (l *Ledger) ReasonAboveBlock(ctx context.Context, entry string, failed bool
 }
 
 // TodoIsNoReason: a note of unfinished work says nobody decided.
-func (l *Ledger) TodoIsNoReason(ctx context.Context, entry string) { // want +2 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+func (l *Ledger) TodoIsNoReason(ctx context.Context, entry string) { // want +2 `context.WithoutCancel\(ctx\) runs work with no deadline and no reason`
 	// TODO: decide whether this should outlive the request
 	l.write(context.WithoutCancel(ctx), entry)
 }
 
 // FixmeIsNoReason: the same for FIXME.
 func (l *Ledger) FixmeIsNoReason(ctx context.Context, entry string) {
-	l.write(context.WithoutCancel(ctx), entry) // FIXME: unbounded // want `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+	l.write(context.WithoutCancel(ctx), entry) // FIXME: unbounded // want `context.WithoutCancel\(ctx\) runs work with no deadline and no reason`
 }
 
 // Posting describes one posting of the ledger. Its doc comment is about the function, not
 // about the detach inside it.
-func (l *Ledger) Posting(ctx context.Context, entry string) { // want +1 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+func (l *Ledger) Posting(ctx context.Context, entry string) { // want +1 `context.WithoutCancel\(ctx\) runs work with no deadline and no reason`
 	l.write(context.WithoutCancel(ctx), entry)
 }
 
@@ -89,7 +89,7 @@ func (l *Ledger) Undocumented(ctx context.Context, entry string) {
 	l.write(survive(ctx), entry)
 }
 
-func survive(ctx context.Context) context.Context { // want +1 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+func survive(ctx context.Context) context.Context { // want +1 `context.WithoutCancel\(ctx\) runs work with no deadline and no reason`
 	return context.WithoutCancel(ctx)
 }
 
@@ -103,7 +103,7 @@ func Cleanup(ctx context.Context, fn func(context.Context)) {
 // creation.
 func (l *Ledger) literalStored(ctx context.Context) func() {
 	// flush the journal
-	return func() { // want +1 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+	return func() { // want +1 `context.WithoutCancel\(ctx\) runs work with no deadline and no reason`
 		l.write(context.WithoutCancel(ctx), "flush")
 	}
 }

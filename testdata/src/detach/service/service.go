@@ -39,7 +39,7 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 }
 
 // ListItems warms the cache with the stream's ctx detached: no budget, no reason.
-func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream grpc.ServerStreamingServer[catalogpb.Item]) error { // want +1 `context.WithoutCancel\(stream.Context\(\)\) runs detached work with no deadline of its own and no comment saying why`
+func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream grpc.ServerStreamingServer[catalogpb.Item]) error { // want +1 `context.WithoutCancel\(stream.Context\(\)\) runs work with no deadline and no reason`
 	go s.warm(context.WithoutCancel(stream.Context()))
 	return stream.Send(&catalogpb.Item{})
 }
@@ -55,7 +55,7 @@ func requestMetadata(ctx context.Context, tenant string, traceparent string) con
 
 // Chat forwards a release notice with metadata, explained but unbounded; the long argument is
 // elided in the message.
-func (s *Server) Chat(stream grpc.BidiStreamingServer[catalogpb.ChatMessage, catalogpb.ChatMessage]) error { // want +2 `context.WithoutCancel\(\.\.\.\) runs detached work with no deadline of its own; bound it with context.WithTimeout`
+func (s *Server) Chat(stream grpc.BidiStreamingServer[catalogpb.ChatMessage, catalogpb.ChatMessage]) error { // want +2 `context.WithoutCancel\(\.\.\.\) runs work with no deadline of its own; bound it with context.WithTimeout`
 	// the release notice must reach inventory even if the chat ends
 	nctx := context.WithoutCancel(requestMetadata(stream.Context(), "tenant-a", "00-trace"))
 	_, err := s.inventory.GetItem(nctx, &catalogpb.GetItemRequest{})

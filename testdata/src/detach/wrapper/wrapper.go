@@ -53,7 +53,7 @@ func (r *severingReader) Get(ctx context.Context, key string) (string, error) {
 // A method that does more than hand the ctx on is not the wrapper's job any more: the
 // constructor's doc does not speak for it.
 func (s *severing) Copy(ctx context.Context, from, to string) error { // want Copy:"unbounded work with param 1"
-	v, err := s.next.Get(ctx, from) // want +4 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+	v, err := s.next.Get(ctx, from) // want +4 `context.WithoutCancel\(ctx\) runs work with no deadline and no reason`
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func (s *severing) Copy(ctx context.Context, from, to string) error { // want Co
 // detachedReads is a store.
 type detachedReads struct{ next Store }
 
-func (d detachedReads) Get(ctx context.Context, key string) (string, error) { // want +1 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+func (d detachedReads) Get(ctx context.Context, key string) (string, error) { // want +1 `context.WithoutCancel\(ctx\) runs work with no deadline and no reason`
 	return d.next.Get(context.WithoutCancel(ctx), key)
 }
 
@@ -75,7 +75,7 @@ func newConcrete(s Store) *concrete { return &concrete{s} }
 
 type concrete struct{ next Store }
 
-func (c *concrete) Get(ctx context.Context, key string) (string, error) { // want +1 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+func (c *concrete) Get(ctx context.Context, key string) (string, error) { // want +1 `context.WithoutCancel\(ctx\) runs work with no deadline and no reason`
 	return c.next.Get(context.WithoutCancel(ctx), key)
 }
 
@@ -84,7 +84,7 @@ type silent struct{ next Store }
 
 func makeSilent(s Store) *silent { return &silent{s} }
 
-func (q *silent) Get(ctx context.Context, key string) (string, error) { // want +1 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+func (q *silent) Get(ctx context.Context, key string) (string, error) { // want +1 `context.WithoutCancel\(ctx\) runs work with no deadline and no reason`
 	return q.next.Get(context.WithoutCancel(ctx), key)
 }
 
@@ -97,7 +97,7 @@ func refill(ctx context.Context, db *sql.DB, key string) error {
 	return err
 }
 
-func refillAfterBlank(ctx context.Context, db *sql.DB, key string) error { // want +4 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+func refillAfterBlank(ctx context.Context, db *sql.DB, key string) error { // want +4 `context.WithoutCancel\(ctx\) runs work with no deadline and no reason`
 	// A comment about the declaration below, a blank line away from the call.
 	var err error
 
@@ -105,7 +105,7 @@ func refillAfterBlank(ctx context.Context, db *sql.DB, key string) error { // wa
 	return err
 }
 
-func refillAfterWork(ctx context.Context, db *sql.DB, key string) error { // want +4 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+func refillAfterWork(ctx context.Context, db *sql.DB, key string) error { // want +4 `context.WithoutCancel\(ctx\) runs work with no deadline and no reason`
 	// Build the old key first: the comment is about this statement.
 	old := key + "-old"
 	_ = old
@@ -113,7 +113,7 @@ func refillAfterWork(ctx context.Context, db *sql.DB, key string) error { // wan
 	return err
 }
 
-func refillAfterTODO(ctx context.Context, db *sql.DB, key string) error { // want +3 `context.WithoutCancel\(ctx\) runs detached work with no deadline of its own and no comment saying why`
+func refillAfterTODO(ctx context.Context, db *sql.DB, key string) error { // want +3 `context.WithoutCancel\(ctx\) runs work with no deadline and no reason`
 	// TODO: bound this.
 	var err error
 	_, err = db.ExecContext(context.WithoutCancel(ctx), "INSERT INTO cache VALUES ($1)", key)

@@ -21,25 +21,25 @@ func poll(ctx context.Context, c catalogpb.CatalogClient) {
 }
 
 func usePoll(c catalogpb.CatalogClient) {
-	poll(context.Background(), c) // want `evil.poll is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC CatalogClient.GetItem`
+	poll(context.Background(), c) // want `evil\.poll calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 }
 
 // each is a literal taking the ctx as a parameter.
 func each(c catalogpb.CatalogClient, ids []string) {
 	fetch := func(ctx context.Context, id string) { _, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) }
 	for _, id := range ids {
-		fetch(context.Background(), id) // want `a function literal in evil.each is called with a ctx from context.Background\(\)`
+		fetch(context.Background(), id) // want `a function literal in evil\.each calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 	}
 }
 
 func fireAndForget(c catalogpb.CatalogClient) {
-	go c.GetItem(context.Background(), req) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\)`
-	defer c.GetItem(context.TODO(), req)    // want `unary RPC CatalogClient.GetItem is called with a ctx from context.TODO\(\)`
+	go c.GetItem(context.Background(), req) // want `RPC CatalogClient.GetItem has no deadline \(ctx from context.Background\(\)`
+	defer c.GetItem(context.TODO(), req)    // want `RPC CatalogClient.GetItem has no deadline \(ctx from context.TODO\(\)`
 }
 
 func methodValue(c catalogpb.CatalogClient) {
 	get := c.GetItem
-	_, _ = get(context.Background(), req) // want `unary RPC CatalogClient.GetItem`
+	_, _ = get(context.Background(), req) // want `RPC CatalogClient.GetItem`
 }
 
 // callGeneric reaches the RPC through a type parameter.
@@ -48,7 +48,7 @@ func callGeneric[C catalogpb.CatalogClient](ctx context.Context, c C) {
 }
 
 func useGeneric(c catalogpb.CatalogClient) {
-	callGeneric(context.Background(), c) // want `evil.callGeneric is called with a ctx from context.Background\(\)`
+	callGeneric(context.Background(), c) // want `evil\.callGeneric calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 }
 
 type key struct{}
@@ -62,7 +62,7 @@ func boundedCtx() (context.Context, context.CancelFunc) {
 }
 
 func helpers(c catalogpb.CatalogClient) {
-	_, _ = c.GetItem(newCtx(), req) // want `from context.Background\(\) that has no deadline`
+	_, _ = c.GetItem(newCtx(), req) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 	ctx, cancel := boundedCtx()
 	defer cancel()
 	_, _ = c.GetItem(ctx, req)
@@ -92,7 +92,7 @@ func fanout(c catalogpb.CatalogClient, ids []string) error {
 	g, gctx := errgroup.WithContext(context.Background())
 	for _, id := range ids {
 		g.Go(func() error {
-			_, err := c.GetItem(gctx, &catalogpb.GetItemRequest{Id: id}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\)`
+			_, err := c.GetItem(gctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient.GetItem has no deadline \(ctx from context.Background\(\)`
 			return err
 		})
 	}
@@ -108,7 +108,7 @@ func retry(ctx context.Context, c catalogpb.CatalogClient, n int) error {
 }
 
 func useRetry(c catalogpb.CatalogClient) {
-	_ = retry(context.Background(), c, 3) // want `evil.retry is called`
+	_ = retry(context.Background(), c, 3) // want `evil\.retry calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 }
 
 type call struct {
@@ -119,7 +119,7 @@ type call struct {
 // viaStruct carries the ctx in a struct built here.
 func viaStruct(c catalogpb.CatalogClient) {
 	r := &call{ctx: context.Background(), id: "s"}
-	_, _ = c.GetItem(r.ctx, &catalogpb.GetItemRequest{Id: r.id}) // want `unary RPC CatalogClient.GetItem`
+	_, _ = c.GetItem(r.ctx, &catalogpb.GetItemRequest{Id: r.id}) // want `RPC CatalogClient.GetItem`
 }
 
 // appCtx and worker.ctx come from elsewhere: whether they have a deadline is not visible.
@@ -174,7 +174,7 @@ func useFetcher(f fetcher) { _ = f.Fetch(context.Background(), "f") }
 // unreasoned suppresses without saying why: the directive is reported and suppresses nothing.
 func unreasoned(c catalogpb.CatalogClient) {
 	//deadlinelint:ignore missingdeadline // want `//deadlinelint:ignore missingdeadline needs a reason`
-	_, _ = c.GetItem(context.Background(), req) // want `unary RPC CatalogClient.GetItem`
+	_, _ = c.GetItem(context.Background(), req) // want `RPC CatalogClient.GetItem`
 }
 
 // withDefault gives its callers' calls a default deadline inline: no fact.
@@ -240,7 +240,7 @@ func (t *tracingClient) GetItem(ctx context.Context, in *catalogpb.GetItemReques
 
 func wrappers(tc *timeoutClient, tr *tracingClient) {
 	_, _ = tc.GetItem(context.Background(), req)
-	_, _ = tr.GetItem(context.Background(), req) // want `tracingClient.GetItem is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC CatalogClient.GetItem`
+	_, _ = tr.GetItem(context.Background(), req) // want `tracingClient\.GetItem calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 }
 
 // poller is called through a method value.
@@ -250,13 +250,13 @@ func (p *poller) Poll(ctx context.Context) { _, _ = p.c.GetItem(ctx, req) } // w
 
 func methodValueHop(p *poller) {
 	poll := p.Poll
-	poll(context.Background()) // want `poller.Poll is called with a ctx from context.Background\(\)`
+	poll(context.Background()) // want `poller\.Poll calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 }
 
 // methodExpression calls through the interface's method expression: the thunk takes the
 // receiver as its first argument, so the ctx is the second.
 func methodExpression(c catalogpb.CatalogClient) {
-	_, _ = catalogpb.CatalogClient.GetItem(c, context.Background(), req) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\)`
+	_, _ = catalogpb.CatalogClient.GetItem(c, context.Background(), req) // want `RPC CatalogClient.GetItem has no deadline \(ctx from context.Background\(\)`
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_, _ = catalogpb.CatalogClient.GetItem(c, ctx, req)

@@ -52,7 +52,7 @@ func ping(ctx context.Context, c legacypb.LegacyClient) error {
 // refresh is the server's background worker, not a request scope.
 func (s *Server) refresh() {
 	for range time.Tick(time.Minute) {
-		_ = ping(context.Background(), s.legacy) // want `handler.ping is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC LegacyClient.Ping`
+		_ = ping(context.Background(), s.legacy) // want `handler\.ping calls RPC LegacyClient\.Ping with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 	}
 }
 

@@ -47,7 +47,7 @@ func (b boundedPrices) Price(ctx context.Context, id string) (*catalogpb.Item, e
 
 func nightly(items Items, prices Prices, ids []string) {
 	for _, id := range ids {
-		_, _ = items.Item(context.Background(), id) // want `remoteItems.Item is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC CatalogClient.GetItem, which can wait forever`
+		_, _ = items.Item(context.Background(), id) // want `remoteItems\.Item calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 		_, _ = prices.Price(context.Background(), id)
 	}
 }

@@ -17,18 +17,18 @@ func refresh(ctx context.Context, c catalogpb.CatalogClient, id string) error {
 // Nightly makes one ctx and uses it three times: reported once, at the first call.
 func Nightly(c catalogpb.CatalogClient) {
 	ctx := context.Background()
-	_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "a"}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\) that has no deadline, so it can wait forever; derive the ctx with context.WithTimeout; the same ctx reaches 2 more calls$`
+	_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "a"}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout; it reaches 2 more calls`
 	_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "b"})
 	_ = refresh(ctx, c, "c")
 
 	// Another root is another decision.
-	_, _ = c.GetItem(context.TODO(), &catalogpb.GetItemRequest{Id: "d"}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.TODO\(\) that has no deadline, so it can wait forever; derive the ctx with context.WithTimeout$`
+	_, _ = c.GetItem(context.TODO(), &catalogpb.GetItemRequest{Id: "d"}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.TODO\(\)\); add one with context\.WithTimeout`
 }
 
 // Weekly suppresses its second call: the suppression is used, and that call is not listed.
 func Weekly(c catalogpb.CatalogClient) {
 	ctx := context.Background()
-	_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "w"}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\) that has no deadline, so it can wait forever; derive the ctx with context.WithTimeout; the same ctx reaches 1 more call$`
+	_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "w"}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout; it reaches 1 more call`
 	//deadlinelint:ignore missingdeadline the archive call is bounded by the archive server itself
 	_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "archive"})
 	_ = refresh(ctx, c, "x")
@@ -39,8 +39,8 @@ func Dispatch(c catalogpb.CatalogClient, verb string) {
 	ctx := context.Background()
 	switch verb {
 	case "get":
-		_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "g"}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\) that has no deadline, so it can wait forever; derive the ctx with context.WithTimeout$`
+		_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "g"}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 	case "refresh":
-		_ = refresh(ctx, c, "r") // want `onectx.refresh is called with a ctx from context.Background\(\) that has no deadline`
+		_ = refresh(ctx, c, "r") // want `onectx\.refresh calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 	}
 }

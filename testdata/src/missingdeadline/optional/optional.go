@@ -32,11 +32,11 @@ func getUnless(c catalogpb.CatalogClient, id string, quick bool) (*catalogpb.Ite
 		ctx, cancel = context.WithTimeout(ctx, time.Second)
 		defer cancel()
 	}
-	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\) that has no deadline`
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 }
 
 // getForever has no deadline on any path.
 func getForever(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error) {
 	ctx := context.Background()
-	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `unary RPC CatalogClient.GetItem is called with a ctx from context.Background\(\) that has no deadline`
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 }

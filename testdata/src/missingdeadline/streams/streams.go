@@ -25,7 +25,7 @@ func watch(client catalogpb.CatalogClient) {
 	chat, _ := client.Chat(ctx)
 	_ = chat.Send(&catalogpb.ChatMessage{Text: "hi"})
 
-	_, _ = client.GetItem(ctx, &catalogpb.GetItemRequest{}) // want `unary RPC CatalogClient.GetItem`
+	_, _ = client.GetItem(ctx, &catalogpb.GetItemRequest{}) // want `RPC CatalogClient.GetItem`
 }
 
 // legacy uses the per-method stream interfaces.
@@ -38,7 +38,7 @@ func legacy(client legacypb.LegacyClient) {
 	s, _ := client.Sync(ctx)
 	_, _ = s.Recv()
 
-	_, _ = client.Ping(ctx, &legacypb.PingRequest{}) // want `unary RPC LegacyClient.Ping`
+	_, _ = client.Ping(ctx, &legacypb.PingRequest{}) // want `RPC LegacyClient.Ping`
 }
 
 // raw opens streams on the connection.
@@ -62,7 +62,7 @@ func follow(client catalogpb.CatalogClient) {
 func greet() {
 	client := greetconnect.NewGreetServiceClient(http.DefaultClient, "http://greet:8080")
 	ctx := context.Background()
-	_, _ = client.Greet(ctx, connect.NewRequest(&greetv1.GreetRequest{Name: "a"})) // want `unary RPC GreetServiceClient.Greet`
+	_, _ = client.Greet(ctx, connect.NewRequest(&greetv1.GreetRequest{Name: "a"})) // want `RPC GreetServiceClient.Greet`
 	stream, _ := client.GreetStream(ctx, connect.NewRequest(&greetv1.GreetRequest{Name: "b"}))
 	for stream.Receive() {
 	}

@@ -16,14 +16,14 @@ import (
 
 // watch follows the catalog with the generic stream shapes.
 func watch(client catalogpb.CatalogClient) {
-	items, _ := client.ListItems(context.Background(), &catalogpb.ListItemsRequest{Category: "books"}) // want `streaming RPC CatalogClient.ListItems is called with a ctx from context.Background\(\)`
+	items, _ := client.ListItems(context.Background(), &catalogpb.ListItemsRequest{Category: "books"}) // want `streaming RPC CatalogClient.ListItems has no deadline \(ctx from context.Background\(\)`
 	_, _ = items.Recv()
 	up, _ := client.UploadItems(context.Background()) // want `streaming RPC CatalogClient.UploadItems`
 	_, _ = up.CloseAndRecv()
 	chat, _ := client.Chat(context.Background()) // want `streaming RPC CatalogClient.Chat`
 	_ = chat.Send(&catalogpb.ChatMessage{Text: "hi"})
 
-	_, _ = client.GetItem(context.Background(), &catalogpb.GetItemRequest{}) // want `unary RPC CatalogClient.GetItem`
+	_, _ = client.GetItem(context.Background(), &catalogpb.GetItemRequest{}) // want `RPC CatalogClient.GetItem`
 }
 
 // legacy uses the per-method stream interfaces.
@@ -35,7 +35,7 @@ func legacy(client legacypb.LegacyClient) {
 	s, _ := client.Sync(context.Background()) // want `streaming RPC LegacyClient.Sync`
 	_, _ = s.Recv()
 
-	_, _ = client.Ping(context.Background(), &legacypb.PingRequest{}) // want `unary RPC LegacyClient.Ping`
+	_, _ = client.Ping(context.Background(), &legacypb.PingRequest{}) // want `RPC LegacyClient.Ping`
 }
 
 // raw opens streams on the connection.
@@ -52,13 +52,13 @@ func subscribe(ctx context.Context, client catalogpb.CatalogClient) (grpc.Server
 }
 
 func follow(client catalogpb.CatalogClient) {
-	_, _ = subscribe(context.Background(), client) // want `streamsflag.subscribe is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC CatalogClient.ListItems`
+	_, _ = subscribe(context.Background(), client) // want `streamsflag\.subscribe calls RPC CatalogClient\.ListItems with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 }
 
 // greet uses a connect-go client.
 func greet() {
 	client := greetconnect.NewGreetServiceClient(http.DefaultClient, "http://greet:8080")
-	_, _ = client.Greet(context.Background(), connect.NewRequest(&greetv1.GreetRequest{Name: "a"}))             // want `unary RPC GreetServiceClient.Greet`
+	_, _ = client.Greet(context.Background(), connect.NewRequest(&greetv1.GreetRequest{Name: "a"}))             // want `RPC GreetServiceClient.Greet`
 	stream, _ := client.GreetStream(context.Background(), connect.NewRequest(&greetv1.GreetRequest{Name: "b"})) // want `streaming RPC GreetServiceClient.GreetStream`
 	for stream.Receive() {
 	}

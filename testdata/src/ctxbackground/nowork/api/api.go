@@ -16,7 +16,7 @@ type Server struct {
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
 	name := render.Hash([]string{req.GetId()})                 // render.Text does no work with the root: silent
-	if err := render.Store(s.db, []string{name}); err != nil { // want `render.Store, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\)`
+	if err := render.Store(s.db, []string{name}); err != nil { // want `render\.Store, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 		return nil, err
 	}
 	return &catalogpb.Item{Id: name}, nil

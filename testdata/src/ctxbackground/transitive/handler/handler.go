@@ -48,8 +48,8 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if err != nil {
 		return nil, err
 	}
-	_, _ = s.svc.Direct(ctx, req.GetId()) // want `Service.Direct, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\) at .*/repo.go:19 \(through repo.PG.Load\) instead of the caller's ctx`
-	_, _ = pricing.Quote(s.client, name)  // want `pricing.Quote, called in handler Server.GetItem, runs ctx-taking work with context.Background\(\) at .*/pricing.go:11 instead`
+	_, _ = s.svc.Direct(ctx, req.GetId()) // want `service\.Service\.Direct, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
+	_, _ = pricing.Quote(s.client, name)  // want `pricing\.Quote, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 	s.audit(name)                         // the same root as pricing.Quote: once
 	_, _ = pricing.QuoteCtx(ctx, s.client, name)
 	_, _ = s.store.Load(ctx, name) // the store interface is declared in repo: same root, already reported
@@ -58,7 +58,7 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if resp, err := s.client.Get("http://inventory/" + name); err == nil {
 		_ = resp.Body.Close() // io.Closer is not the user's interface: Server.Close is not a candidate
 	}
-	_, _ = s.store.Load(fresh(), name) // want `handler.fresh, called in handler Server.GetItem, returns a ctx made from context.Background\(\) at .*/handler.go:34 instead of one derived from the caller.s: the calls made with it ignore the caller.s deadline and cancellation; derive it from ctx`
+	_, _ = s.store.Load(fresh(), name) // want `handler\.fresh, called in handler Server\.GetItem, returns a ctx from context\.Background\(\), not the caller's; derive it from ctx`
 	return &catalogpb.Item{Id: name}, nil
 }
 

@@ -15,7 +15,7 @@ func (s *Server) UploadItems(stream grpc.ClientStreamingServer[catalogpb.Item, c
 		return err
 	}
 	if item.GetId() == "" {
-		bctx, cancel := ctxutil.Background() // want `ctxutil.Background, called in handler Server.UploadItems, returns a ctx made from context.Background\(\) at .*/ctxutil.go:12 instead of one derived from the caller's: .*derive it from stream.Context\(\)`
+		bctx, cancel := ctxutil.Background() // want `ctxutil\.Background, called in handler Server\.UploadItems, returns a ctx from context\.Background\(\), not the caller's; derive it from stream\.Context\(\)`
 		defer cancel()
 		_ = s.svc.Safe(bctx)
 	}
@@ -23,7 +23,7 @@ func (s *Server) UploadItems(stream grpc.ClientStreamingServer[catalogpb.Item, c
 	defer cancel()
 	_ = s.svc.Safe(bctx)
 
-	lctx := ctxutil.Linked(ctx, "upload") // want `ctxutil.Linked, called in handler Server.UploadItems, returns a ctx made from context.TODO\(\) at .*/ctxutil.go:18`
+	lctx := ctxutil.Linked(ctx, "upload") // want `ctxutil\.Linked, called in handler Server\.UploadItems, returns a ctx from context\.TODO\(\), not the caller's; derive it from stream\.Context\(\)`
 	_ = s.svc.Safe(lctx)
 
 	_ = s.svc.Safe(ctxutil.WithTenant(ctx, "t"))

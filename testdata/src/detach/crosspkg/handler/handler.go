@@ -11,5 +11,5 @@ func Handle(ctx context.Context, w audit.Writer) {
 	// the row must survive the request; WriteBounded gives it two seconds
 	_ = audit.WriteBounded(context.WithoutCancel(ctx), w, "bounded over there")
 	// the row must survive the request
-	_ = audit.WriteNow(context.WithoutCancel(ctx), w, "unbounded over there") // want `runs detached work with no deadline of its own`
+	_ = audit.WriteNow(context.WithoutCancel(ctx), w, "unbounded over there") // want `runs work with no deadline`
 }

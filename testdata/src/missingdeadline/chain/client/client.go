@@ -63,7 +63,7 @@ func (c *Client) Warm() { // want Warm:`noCtxAPI\(context.Background\(\): Catalo
 
 // warmAll calls the convenience API where a deadline matters: reported at the call.
 func (c *Client) warmAll() {
-	c.Warm() // want `Client.Warm takes no ctx and calls RPC CatalogClient.GetItem with context.Background\(\), which has no deadline`
+	c.Warm() // want `Client.Warm calls RPC CatalogClient.GetItem with context.Background\(\), which has no deadline`
 }
 
 // WarmTwice is itself such an API: it passes the question on to its callers.

@@ -23,12 +23,12 @@ func main() {
 	s := service.New(c)
 
 	ctx := context.Background()
-	desc, err := s.Describe(ctx, "1") // want `Service.Describe is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC CatalogClient.GetItem through Client.Item, which can wait forever; derive the ctx with context.WithTimeout`
+	desc, err := s.Describe(ctx, "1") // want `Service\.Describe calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 	log.Println(desc, err)
 
-	log.Println(service.DescribeAll(context.Background(), s, []string{"1", "2"})) // want `service.DescribeAll is called with a ctx from context.Background\(\) .* to RPC CatalogClient.GetItem through Client.Items → client.fetch`
+	log.Println(service.DescribeAll(context.Background(), s, []string{"1", "2"})) // want `service\.DescribeAll calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 
-	_, _ = c.Item(context.TODO(), "3") // want `Client.Item is called with a ctx from context.TODO\(\) that has no deadline and passes it to RPC CatalogClient.GetItem, which`
+	_, _ = c.Item(context.TODO(), "3") // want `Client\.Item calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.TODO\(\)\); add one with context\.WithTimeout`
 
 	bounded, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
@@ -36,14 +36,14 @@ func main() {
 	log.Println(s.DescribeBounded(ctx, "5"))
 	log.Println(c.BoundedItem(ctx, "6"))
 
-	name, _ := client.Decode(context.Background(), c, "8", (*catalogpb.Item).GetName) // want `client.Decode is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC CatalogClient.GetItem through Client.Item`
+	name, _ := client.Decode(context.Background(), c, "8", (*catalogpb.Item).GetName) // want `client\.Decode calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 	log.Println(name)
 
 	describe := s.Describe
-	_, _ = describe(context.TODO(), "9") // want `Service.Describe is called with a ctx from context.TODO\(\)`
+	_, _ = describe(context.TODO(), "9") // want `Service\.Describe calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.TODO\(\)\); add one with context\.WithTimeout`
 
 	// Tag's body is in another package; its fact says it adds no deadline.
-	_, _ = c.Item(client.Tag(context.Background()), "7") // want `Client.Item is called with a ctx from context.Background\(\) that has no deadline`
-	_, _ = c.Item(client.Root(), "10")                   // want `Client.Item is called with a ctx from context.Background\(\) at .*/client.go:\d+ that has no deadline`
-	c.WarmTwice()                                        // want `Client.WarmTwice takes no ctx and calls RPC CatalogClient.GetItem with context.Background\(\)`
+	_, _ = c.Item(client.Tag(context.Background()), "7") // want `Client\.Item calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
+	_, _ = c.Item(client.Root(), "10")                   // want `Client\.Item calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\) at /work/main/testdata/src/missingdeadline/chain/client/client\.go:116\); add one with context\.WithTimeout`
+	c.WarmTwice()                                        // want `Client\.WarmTwice calls RPC CatalogClient\.GetItem with context\.Background\(\), which has no deadline; call its variant that takes a ctx`
 }

@@ -13,11 +13,11 @@ import (
 // Run is the job's entry point.
 func Run(c *store.Client, g store.Getter, typed *store.Typed[int]) {
 	ctx := context.Background()
-	_, _ = c.Get(context.Background(), "a")        // want `unary RPC Client.Get is called with a ctx from context.Background\(\)`
-	_, _ = store.Lookup(context.Background(), "b") // want `unary RPC store.Lookup is called with a ctx from context.Background\(\)`
-	_, _ = g.Get(context.Background(), "c")        // want `unary RPC Getter.Get is called`
-	_, _ = typed.Load(context.Background(), "d")   // want `unary RPC Typed.Load is called`
-	_, _ = Sync(context.Background(), c)           // want `app.Sync is called with a ctx from context.Background\(\) that has no deadline and passes it to RPC Client.Get`
+	_, _ = c.Get(context.Background(), "a")        // want `RPC Client.Get has no deadline \(ctx from context.Background\(\)`
+	_, _ = store.Lookup(context.Background(), "b") // want `RPC store.Lookup has no deadline \(ctx from context.Background\(\)`
+	_, _ = g.Get(context.Background(), "c")        // want `RPC Getter.Get has no deadline`
+	_, _ = typed.Load(context.Background(), "d")   // want `RPC Typed.Load has no deadline`
+	_, _ = Sync(context.Background(), c)           // want `app\.Sync calls RPC Client\.Get with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 
 	bounded, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
