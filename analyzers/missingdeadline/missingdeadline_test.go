@@ -162,3 +162,43 @@ func matchAll(got, want []string) bool {
 	}
 	return true
 }
+
+// TestRuntimeDeadlines checks that a connection built with the runtime companion's default
+// deadline interceptor is known to bound its calls: the interceptor's real source, copied from
+// runtime/deadlines into a GOPATH beside the stubs, is recognised by its body as any other. The
+// client package is testdata/runtimedeadlines.go.
+func TestRuntimeDeadlines(t *testing.T) {
+	gopath := filepath.Join(t.TempDir(), "src")
+	stubs := filepath.Join(testdata(t), "src")
+	link := func(rel string) {
+		if err := os.Symlink(filepath.Join(stubs, rel), filepath.Join(gopath, rel)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile := func(from, rel string) {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(gopath, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(gopath, rel), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile(filepath.Join("..", "..", "runtime", "deadlines", "deadlines.go"), "github.com/deadlinelint/deadlinelint/runtime/deadlines/deadlines.go")
+	copyFile(filepath.Join("testdata", "runtimedeadlines.go"), "runtimedeadlines/runtimedeadlines.go")
+	for _, dir := range []string{".", "github.com"} {
+		entries, err := os.ReadDir(filepath.Join(stubs, dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if rel := filepath.Join(dir, e.Name()); rel != "github.com" {
+				link(rel)
+			}
+		}
+	}
+	analysistest.Run(t, filepath.Dir(gopath), missingdeadline.Analyzer, "runtimedeadlines")
+}
