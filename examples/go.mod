@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	connectrpc.com/connect v1.19.1
 	github.com/deadlinelint/deadlinelint v0.0.0-00010101000000-000000000000
+	github.com/deadlinelint/deadlinelint/runtime v0.0.0-00010101000000-000000000000
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	golang.org/x/sync v0.25.0
 	google.golang.org/grpc v1.85.0
@@ -25,3 +26,6 @@ require (
 // connect-go, which the example services need, live here so that adding the linter to a
 // module never moves that module's dependencies.
 replace github.com/deadlinelint/deadlinelint => ../
+
+// relaylab's tests use the runtime companion's lab, from this checkout too.
+replace github.com/deadlinelint/deadlinelint/runtime => ../runtime

@@ -3,14 +3,16 @@
 // by the client travels down the chain, and what happens when one hop calls
 // the next with a fresh context instead of the one it was given.
 //
-// The test runs the chain in-process over loopback gRPC; deadlinelint reports
-// the one hop that drops the deadline.
+// The tests run the chain in-process with the runtime companion's lab
+// (github.com/deadlinelint/deadlinelint/runtime/lab); deadlinelint reports the
+// one hop that drops the deadline.
 package relaylab
 
 import (
 	"context"
 	"time"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/status"
 
 	"github.com/deadlinelint/deadlinelint/examples/relaylab/relayv1"
@@ -28,21 +30,25 @@ type hop struct {
 	// dropDeadline is the bug: forward with a fresh context, so the next
 	// hop neither sees the caller's deadline nor learns that it gave up.
 	dropDeadline bool
+}
 
-	log *journal
+// register registers h on s, wired to call the next hop through next, as a
+// server's main would: the lab's Hop.Register.
+func (h *hop) register(s *grpc.Server, next grpc.ClientConnInterface) {
+	if next != nil {
+		h.next = relayv1.NewRelayServiceClient(next)
+	}
+	relayv1.RegisterRelayServiceServer(s, h)
 }
 
 // Forward implements relayv1.RelayServiceServer.
 func (h *hop) Forward(ctx context.Context, req *relayv1.ForwardRequest) (*relayv1.ForwardResponse, error) {
-	h.log.started(ctx, h.name)
-	defer h.log.returned(h.name)
-
 	if err := h.doWork(ctx); err != nil {
 		return nil, err
 	}
 	route := req.GetRoute() + h.name
 	if h.next == nil {
-		return h.reply(ctx, route)
+		return &relayv1.ForwardResponse{Route: route}, nil
 	}
 
 	downstream := ctx
@@ -53,16 +59,7 @@ func (h *hop) Forward(ctx context.Context, req *relayv1.ForwardRequest) (*relayv
 	if err != nil {
 		return nil, err
 	}
-	return h.reply(ctx, resp.GetRoute())
-}
-
-// reply answers with route. If the caller has given up by now, the hop
-// did its work for nothing, and the journal says so.
-func (h *hop) reply(ctx context.Context, route string) (*relayv1.ForwardResponse, error) {
-	if ctx.Err() != nil {
-		h.log.workedPastDeadline(h.name)
-	}
-	return &relayv1.ForwardResponse{Route: route}, nil
+	return &relayv1.ForwardResponse{Route: resp.GetRoute()}, nil
 }
 
 // doWork stands for the hop's own job: it takes h.work, and fails as soon

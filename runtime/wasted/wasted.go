@@ -25,7 +25,8 @@
 //	w, err := wasted.New(otel.GetMeterProvider())
 //	srv := grpc.NewServer(grpc.ChainUnaryInterceptor(w.Unary()), grpc.ChainStreamInterceptor(w.Stream()))
 //
-// In tests, read them back through the OpenTelemetry SDK's ManualReader (see the example).
+// In tests, read them back through the OpenTelemetry SDK's ManualReader: package wastedtest does
+// it in one call, and the example shows what it reads.
 package wasted
 
 import (

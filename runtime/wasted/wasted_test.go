@@ -7,7 +7,6 @@ import (
 	"time"
 
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
-	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.uber.org/goleak"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -17,6 +16,7 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/deadlinelint/deadlinelint/runtime/wasted"
+	"github.com/deadlinelint/deadlinelint/runtime/wasted/wastedtest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -61,41 +61,16 @@ func serve(t *testing.T, s *slow, w *wasted.Interceptors) healthpb.HealthClient 
 	return healthpb.NewHealthClient(cc)
 }
 
-// collect reads the metrics through a ManualReader: the wasted calls and their durations, and
-// the calls ended by each code.
-func collect(t *testing.T, r *sdkmetric.ManualReader) (calls int64, durations []float64, ended map[string]int64) {
+// collect reads the metrics of the health service's Check, the only method the tests call.
+func collect(t *testing.T, r *sdkmetric.ManualReader) wastedtest.Method {
 	t.Helper()
-	var rm metricdata.ResourceMetrics
-	if err := r.Collect(context.Background(), &rm); err != nil {
-		t.Fatal(err)
+	all := wastedtest.Read(t, r)
+	m := all["/grpc.health.v1.Health/Check"]
+	delete(all, "/grpc.health.v1.Health/Check")
+	if len(all) > 0 {
+		t.Errorf("measurements of methods never called: %v", all)
 	}
-	ended = map[string]int64{}
-	for _, sm := range rm.ScopeMetrics {
-		for _, m := range sm.Metrics {
-			switch data := m.Data.(type) {
-			case metricdata.Sum[int64]:
-				for _, p := range data.DataPoints {
-					switch m.Name {
-					case wasted.WastedCalls:
-						calls += p.Value
-					case wasted.EndedCalls:
-						code, _ := p.Attributes.Value("rpc.grpc.status_code")
-						ended[code.AsString()] += p.Value
-					}
-				}
-			case metricdata.Histogram[float64]:
-				for _, p := range data.DataPoints {
-					if sum := p.Sum; p.Count > 0 {
-						durations = append(durations, sum/float64(p.Count))
-					}
-					if method, _ := p.Attributes.Value("rpc.method"); method.AsString() != "/grpc.health.v1.Health/Check" {
-						t.Errorf("rpc.method = %q", method.AsString())
-					}
-				}
-			}
-		}
-	}
-	return calls, durations, ended
+	return m
 }
 
 func TestWastedWorkIsCounted(t *testing.T) {
@@ -116,16 +91,13 @@ func TestWastedWorkIsCounted(t *testing.T) {
 	<-s.done // the handler finishes its useless work after the client gave up
 	time.Sleep(10 * time.Millisecond)
 
-	calls, durations, ended := collect(t, reader)
-	if calls != 1 {
-		t.Errorf("%d wasted calls, want 1", calls)
-	}
-	if len(durations) != 1 || durations[0] < 0.1 || durations[0] > 1 {
-		t.Errorf("wasted durations %v s, want one of about 0.25 s", durations)
+	m := collect(t, reader)
+	if m.Wasted != 1 || m.WastedSeconds < 0.1 || m.WastedSeconds > 1 {
+		t.Errorf("%d wasted calls, %.3fs wasted, want 1 of about 0.25s", m.Wasted, m.WastedSeconds)
 	}
 	// The handler returned OK, but the caller had given up: the call ended for it.
-	if ended["DeadlineExceeded"]+ended["Canceled"] != 1 {
-		t.Errorf("ended calls %v, want one DeadlineExceeded or Canceled", ended)
+	if m.Ended["DeadlineExceeded"]+m.Ended["Canceled"] != 1 {
+		t.Errorf("ended calls %v, want one DeadlineExceeded or Canceled", m.Ended)
 	}
 }
 
@@ -146,14 +118,14 @@ func TestStoppedWorkIsNotWasted(t *testing.T) {
 	<-s.done
 	time.Sleep(10 * time.Millisecond)
 
-	calls, durations, ended := collect(t, reader)
-	if calls != 0 || len(durations) != 0 {
-		t.Errorf("%d wasted calls (%v s): the handler stopped with its ctx", calls, durations)
+	m := collect(t, reader)
+	if m.Wasted != 0 || m.WastedSeconds != 0 {
+		t.Errorf("%d wasted calls (%.3fs): the handler stopped with its ctx", m.Wasted, m.WastedSeconds)
 	}
 	// The handler returns its ctx's error: DeadlineExceeded, or Canceled if the client's reset
 	// of the stream arrived before the server's own deadline passed.
-	if ended["DeadlineExceeded"]+ended["Canceled"] != 1 {
-		t.Errorf("ended calls %v, want one DeadlineExceeded or Canceled", ended)
+	if m.Ended["DeadlineExceeded"]+m.Ended["Canceled"] != 1 {
+		t.Errorf("ended calls %v, want one DeadlineExceeded or Canceled", m.Ended)
 	}
 }
 
@@ -180,15 +152,15 @@ func TestCancelledWithoutDeadline(t *testing.T) {
 			})
 			<-s.done
 
-			calls, durations, ended := collect(t, reader)
-			if calls != tc.calls {
-				t.Errorf("%d wasted calls, want %d", calls, tc.calls)
+			m := collect(t, reader)
+			if m.Wasted != tc.calls {
+				t.Errorf("%d wasted calls, want %d", m.Wasted, tc.calls)
 			}
-			if tc.calls == 1 && (len(durations) != 1 || durations[0] < 0.1 || durations[0] > 0.2) {
-				t.Errorf("wasted durations %v s, want one of about 0.15 s", durations)
+			if tc.calls == 1 && (m.WastedSeconds < 0.1 || m.WastedSeconds > 0.2) {
+				t.Errorf("%.3fs wasted, want about 0.15s", m.WastedSeconds)
 			}
-			if ended["Canceled"] != 1 {
-				t.Errorf("ended calls %v, want one Canceled", ended)
+			if m.Ended["Canceled"] != 1 {
+				t.Errorf("ended calls %v, want one Canceled", m.Ended)
 			}
 		})
 	}
