@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/deadlinelint/deadlinelint/internal/callees"
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
@@ -38,6 +39,9 @@ type ignoring struct {
 	mode   use
 	memo   [nUses]map[*ssa.Function]bool
 	active map[*ssa.Function]bool
+	// targets resolves interface calls, made on first need. The walker's own: the walker runs
+	// in ctxssa's pass and then in one rule only (OnlyMeasures), never in two at once.
+	targets *callees.Resolver
 }
 
 // ignorer returns the package's one ignoring walker, made on first use.
@@ -153,7 +157,10 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 	if typesutil.ReturnsContext(common.Signature()) {
 		return ig.derivedNoWork(call, depth)
 	}
-	if common.IsInvoke() || callee == nil {
+	if common.IsInvoke() {
+		return ig.invokeNoWork(common)
+	}
+	if callee == nil {
 		return false
 	}
 	if callee.Pkg() == ig.pass.Pkg {
@@ -163,8 +170,36 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 		}
 		return false
 	}
+	return ig.importedNoWork(callee)
+}
+
+// invokeNoWork reports whether every implementation an interface call may reach (of an
+// interface of the user's code, among the types the package can see: callees) does no work
+// with its ctx — a package-level resolver whose implementations all read the ctx's values.
+// No implementation in sight, and the call may do anything.
+func (ig *ignoring) invokeNoWork(common *ssa.CallCommon) bool {
+	if ig.targets == nil {
+		ig.targets = callees.New(ig.res.info.Pkg, ig.res.info.Funcs, ig.res.Owned)
+	}
+	targets := ig.targets.Targets(common)
+	for _, t := range targets {
+		switch {
+		case t.Fn != nil:
+			if !ig.ignoresParams(t.Fn) {
+				return false
+			}
+		case t.Obj == nil || t.Obj.Pkg() == ig.pass.Pkg || !ig.importedNoWork(t.Obj):
+			return false
+		}
+	}
+	return len(targets) > 0
+}
+
+// importedNoWork reports whether fn, a function of another package of the user's code, is
+// known by its fact to do no work with its ctx, in the walker's mode.
+func (ig *ignoring) importedNoWork(fn *types.Func) bool {
 	var f ignoresCtx
-	if !ig.res.Owned(callee) || !ig.pass.ImportObjectFact(callee, &f) {
+	if !ig.res.Owned(fn) || !ig.pass.ImportObjectFact(fn, &f) {
 		return false
 	}
 	switch ig.mode {

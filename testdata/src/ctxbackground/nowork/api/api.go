@@ -6,6 +6,7 @@ import (
 	"database/sql"
 
 	"ctxbackground/nowork/render"
+	"ctxbackground/nowork/tenant"
 	"example.com/gen/catalogpb"
 )
 
@@ -20,4 +21,15 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 		return nil, err
 	}
 	return &catalogpb.Item{Id: name}, nil
+}
+
+func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream catalogpb.Catalog_ListItemsServer) error {
+	ids, err := tenant.FromOrgID(req.GetCategory()) // every resolver only reads the ctx: silent
+	if err != nil {
+		return err
+	}
+	if _, err := tenant.LimitOf(ids[0]); err != nil { // want `tenant\.LimitOf, called in handler Server\.ListItems, works with context\.TODO\(\); pass stream\.Context\(\) down`
+		return err
+	}
+	return nil
 }
