@@ -93,14 +93,19 @@ func cancelKept(v ssa.Value, depth int) bool {
 }
 
 // storedInField reports whether the function value v (a cancel function) is stored in a struct
-// field.
+// field, as it is or converted to another func type (a context.CancelFunc kept in a func()).
 func storedInField(v ssa.Value) bool {
 	if _, fn := v.Type().Underlying().(*types.Signature); !fn {
 		return false
 	}
 	for _, ref := range *v.Referrers() {
-		if st, ok := ref.(*ssa.Store); ok && st.Val == v {
-			if _, field := st.Addr.(*ssa.FieldAddr); field {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if _, field := ref.Addr.(*ssa.FieldAddr); field && ref.Val == v {
+				return true
+			}
+		case *ssa.ChangeType:
+			if storedInField(ref) {
 				return true
 			}
 		}

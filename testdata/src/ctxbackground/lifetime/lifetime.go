@@ -31,6 +31,23 @@ func Subscribe(d db, topic string) *Subscription {
 // Close ends the subscription.
 func (s *Subscription) Close() { s.cancel() }
 
+// Watch is a subscription that keeps its cancel function as a plain func().
+type Watch struct {
+	db   db
+	stop func()
+}
+
+// NewWatch starts a watch: its ctx is its own lifetime, ended by Stop.
+func NewWatch(d db, key string) *Watch {
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &Watch{db: d, stop: cancel}
+	_ = w.db.Exec(ctx, "WATCH "+key)
+	return w
+}
+
+// Stop ends the watch.
+func (w *Watch) Stop() { w.stop() }
+
 // poll looks like Subscribe, but its cancel function is only deferred: the work is the call's,
 // on a root.
 func poll(d db, topic string) { // want poll:"drops ctx"
@@ -62,6 +79,8 @@ type Server struct {
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
 	sub := Subscribe(s.db, req.GetId()) // an object's lifetime: silent
 	defer sub.Close()
+	w := NewWatch(s.db, req.GetId()) // so is this one: silent
+	defer w.Stop()
 	_ = EmptyEnv()          // a value read: silent
 	poll(s.db, req.GetId()) // want `lifetime\.poll, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 	return &catalogpb.Item{Id: req.GetId()}, nil
