@@ -8,6 +8,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/analyzers/ctxbackground"
 	"github.com/deadlinelint/deadlinelint/analyzers/ctxflow"
 	"github.com/deadlinelint/deadlinelint/analyzers/ctxless"
+	"github.com/deadlinelint/deadlinelint/analyzers/deadlinemath"
 	"github.com/deadlinelint/deadlinelint/analyzers/detach"
 	"github.com/deadlinelint/deadlinelint/analyzers/missingdeadline"
 )
@@ -20,5 +21,6 @@ func All() []*analysis.Analyzer {
 		detach.Analyzer,
 		missingdeadline.Analyzer,
 		ctxless.Analyzer,
+		deadlinemath.Analyzer,
 	}
 }

@@ -3,10 +3,13 @@ package docs
 import (
 	"strings"
 	"testing"
+
+	"github.com/deadlinelint/deadlinelint/analyzers"
 )
 
 func TestRuleHelp(t *testing.T) {
-	for _, rule := range []string{"ctxbackground", "ctxflow", "detach", "missingdeadline", "ctxless"} {
+	for _, a := range analyzers.All() {
+		rule := a.Name
 		help := RuleHelp(rule)
 		if !strings.Contains(help, "// bad") || !strings.Contains(help, "// good") || strings.Contains(help, "\n## ") {
 			t.Errorf("help of %s is not its section with a bad and a good snippet:\n%s", rule, help)

@@ -60,6 +60,7 @@ var titles = map[string]string{
 	"detach":          "UnboundedDetachedContext",
 	"missingdeadline": "ClientCallWithoutDeadline",
 	"ctxless":         "CallThatCannotCarryTheDeadline",
+	"deadlinemath":    "UncheckedDeadlineOrBareDuration",
 }
 
 // Title returns the name of rule for people ("RootContextInRequestScope"), or "".
