@@ -11,6 +11,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/analyzers/deadlinemath"
 	"github.com/deadlinelint/deadlinelint/analyzers/detach"
 	"github.com/deadlinelint/deadlinelint/analyzers/missingdeadline"
+	"github.com/deadlinelint/deadlinelint/analyzers/statusmask"
 )
 
 // All returns every deadlinelint rule, in a stable order.
@@ -22,5 +23,6 @@ func All() []*analysis.Analyzer {
 		missingdeadline.Analyzer,
 		ctxless.Analyzer,
 		deadlinemath.Analyzer,
+		statusmask.Analyzer,
 	}
 }

@@ -61,6 +61,7 @@ var titles = map[string]string{
 	"missingdeadline": "ClientCallWithoutDeadline",
 	"ctxless":         "CallThatCannotCarryTheDeadline",
 	"deadlinemath":    "UncheckedDeadlineOrBareDuration",
+	"statusmask":      "DeadlineErrorGivenAnotherCode",
 }
 
 // Title returns the name of rule for people ("RootContextInRequestScope"), or "".

@@ -19,7 +19,7 @@ func ClientShape(sig *types.Signature) (stream, ok bool) {
 	if s, ok := connectShape(params, r0); ok {
 		return s, true
 	}
-	if results.Len() != 2 || !TakesCallOptions(sig) || !isError(results.At(1).Type()) {
+	if results.Len() != 2 || !TakesCallOptions(sig) || !IsError(results.At(1).Type()) {
 		return false, false
 	}
 	last := params.At(params.Len() - 1).Type().(*types.Slice)
@@ -63,7 +63,8 @@ func isClientStream(t, callOption types.Type) bool {
 	return ok && types.Implements(t, iface)
 }
 
-func isError(t types.Type) bool {
+// IsError reports whether t is the predeclared error interface.
+func IsError(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 

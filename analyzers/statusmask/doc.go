@@ -1,0 +1,39 @@
+// Package statusmask defines an Analyzer that reports, in request scopes, a deadline or
+// cancellation error turned into another status code.
+//
+// # Analyzer statusmask
+//
+// statusmask: report deadline errors translated into another gRPC or connect code
+//
+// "Handle DeadlineExceeded precisely … Do not translate it to Internal; keep the code so callers
+// and retry policies can tell time-outs from bugs." grpc-go keeps the code of an error a handler
+// returns as it is (a status error, or a context error through status.FromContextError), so the
+// bug is the explicit translation. In a request scope, statusmask reports status.Error, Errorf,
+// New and Newf, and connect.NewError, with a constant code other than DeadlineExceeded,
+// Canceled and OK, whose message or cause is built from an error that can be the request's
+// deadline or cancellation: the error of a call given the request's ctx or one derived from it
+// (a gRPC client call, a database/sql …Context method, a function of the module), through
+// err.Error(), fmt.Sprintf, fmt.Errorf and string concatenation — where nothing in the function
+// tells the two apart: no status.Code, status.FromError, status.Convert,
+// status.FromContextError, errors.Is or errors.As of the error, no connect.CodeOf, no ctx.Err()
+// call, and no function of the module that takes the error and returns an error or a code (a
+// mapping helper, trusted). A call of a function of the module known to do nothing with its ctx
+// makes no such error. The fix, offered where it is mechanical (a unary handler returning the
+// translation), returns the ctx's error first.
+//
+// For example:
+//
+//	item, err := s.inventory.Get(ctx, req.GetId())
+//	if err != nil {
+//		return nil, status.Errorf(codes.Internal, "inventory: %v", err)
+//	}
+//
+// should be:
+//
+//	if err != nil {
+//		if ctx.Err() != nil {
+//			return nil, status.FromContextError(ctx.Err()).Err()
+//		}
+//		return nil, status.Errorf(codes.Internal, "inventory: %v", err)
+//	}
+package statusmask

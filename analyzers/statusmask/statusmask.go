@@ -1,0 +1,509 @@
+package statusmask
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
+	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
+	"github.com/deadlinelint/deadlinelint/internal/report"
+	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
+	"github.com/deadlinelint/deadlinelint/internal/scope"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+const name = "statusmask"
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports, in request scopes, a deadline or cancellation error turned into another
+// status code.
+var Analyzer = &analysis.Analyzer{
+	Name:     name,
+	Doc:      ruledoc.MustExtract(doc, name),
+	URL:      ruledoc.URL(name),
+	Requires: []*analysis.Analyzer{ctxssa.Analyzer},
+	Run:      run,
+}
+
+const statusPath = typesutil.GRPCPath + "/status"
+
+// The codes a translation may give: OK (no error), Canceled and DeadlineExceeded (the code kept).
+const (
+	codeOK               = 0
+	codeCanceled         = 1
+	codeDeadlineExceeded = 4
+)
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[ctxssa.Analyzer].(*ctxssa.Result)
+	rep := report.New(pass, res, name)
+	defer rep.Finish()
+	if res.External || !res.MayHaveScopes() ||
+		!typesutil.Imports(pass.Pkg, statusPath) && !typesutil.Imports(pass.Pkg, typesutil.ConnectPath) {
+		return nil, nil
+	}
+	info := res.SSA()
+	c := &checker{pass: pass, res: res, info: info}
+	for _, fn := range info.Funcs {
+		sc := info.Scopes.Of(fn)
+		if sc == nil || callsCtxErr(fn) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(*ssa.Call); ok {
+					if d, ok := c.check(sc, call); ok {
+						rep.Report(d)
+					}
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+type checker struct {
+	pass *analysis.Pass
+	res  *ctxssa.Result
+	info *ctxssa.Info
+}
+
+// translation describes a call that makes a status: which argument is the code, and which
+// carry the message or cause.
+type translation struct {
+	fn      *types.Func
+	code    int64
+	sources []ssa.Value // the message, the format's arguments, or the cause
+}
+
+// translationOf returns what call makes, if it makes a status with a constant code.
+func translationOf(call *ssa.Call) (*translation, bool) {
+	common := call.Common()
+	fn := ctxorigin.Callee(common)
+	if fn == nil || len(common.Args) < 2 {
+		return nil, false
+	}
+	t := &translation{fn: fn}
+	switch {
+	case typesutil.IsFunc(fn, statusPath, "Error"), typesutil.IsFunc(fn, statusPath, "New"):
+		t.sources = common.Args[1:2]
+	case typesutil.IsFunc(fn, statusPath, "Errorf"), typesutil.IsFunc(fn, statusPath, "Newf"):
+		if len(common.Args) < 3 {
+			return nil, false
+		}
+		t.sources = common.Args[2:3]
+	case typesutil.IsFunc(fn, typesutil.ConnectPath, "NewError"):
+		t.sources = common.Args[1:2]
+	default:
+		return nil, false
+	}
+	k, ok := common.Args[0].(*ssa.Const)
+	if !ok || k.Value == nil {
+		return nil, false
+	}
+	code, exact := constantInt(k)
+	if !exact || code == codeOK || code == codeCanceled || code == codeDeadlineExceeded {
+		return nil, false
+	}
+	t.code = code
+	return t, true
+}
+
+// check returns the finding for call, in scope sc, if it translates an error that may be the
+// request's deadline or cancellation into another code.
+func (c *checker) check(sc *scope.Scope, call *ssa.Call) (analysis.Diagnostic, bool) {
+	t, ok := translationOf(call)
+	if !ok {
+		return analysis.Diagnostic{}, false
+	}
+	w := &walk{c: c, seen: make(map[ssa.Value]bool)}
+	for _, v := range t.sources {
+		w.contents(v, 0)
+	}
+	if w.told || w.origin == nil {
+		return analysis.Diagnostic{}, false
+	}
+	pos := call.Pos()
+	if ce := c.res.CallExpr(pos); ce != nil {
+		pos = ce.Pos()
+	}
+	origin := w.origin
+	originName := "a call"
+	if fn := ctxorigin.Callee(origin.Common()); fn != nil {
+		originName = typesutil.FuncName(fn)
+	}
+	originPos := origin.Pos()
+	if ce := c.res.CallExpr(originPos); ce != nil {
+		originPos = ce.Pos()
+	}
+	d := analysis.Diagnostic{
+		Pos: pos,
+		Message: fmt.Sprintf("%s gives code %s to the error of %s, which may be the request's deadline or cancellation; return the ctx's error first when ctx.Err() != nil",
+			typesutil.FuncName(t.fn), codeName(t), originName),
+		Related: []analysis.RelatedInformation{{Pos: originPos, Message: originName + " is called with the request's ctx here"}},
+	}
+	if fix, ok := c.fix(sc, call, t); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	}
+	return d, true
+}
+
+// codeName spells the translation's code: "codes.Internal", "connect.CodeInternal".
+func codeName(t *translation) string {
+	names := map[int64]string{2: "Unknown", 3: "InvalidArgument", 5: "NotFound", 6: "AlreadyExists", 7: "PermissionDenied",
+		8: "ResourceExhausted", 9: "FailedPrecondition", 10: "Aborted", 11: "OutOfRange", 12: "Unimplemented",
+		13: "Internal", 14: "Unavailable", 15: "DataLoss", 16: "Unauthenticated"}
+	n, ok := names[t.code]
+	if !ok {
+		return fmt.Sprint(t.code)
+	}
+	if t.fn.Pkg().Path() == typesutil.ConnectPath {
+		return "connect.Code" + n
+	}
+	return "codes." + n
+}
+
+// walk follows what a message or cause is built from, down to the errors in it.
+type walk struct {
+	c      *checker
+	seen   map[ssa.Value]bool
+	origin *ssa.Call // the first call, given the request's ctx, whose error is in the translation
+	told   bool      // some error in it was told apart from a deadline
+}
+
+// contents follows v, a string, an error or a format's arguments, to the errors it is made of.
+func (w *walk) contents(v ssa.Value, depth int) {
+	if depth > 8 || w.seen[v] {
+		return
+	}
+	w.seen[v] = true
+	switch v := v.(type) {
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			w.contents(e, depth+1)
+		}
+	case *ssa.BinOp: // string concatenation
+		w.contents(v.X, depth+1)
+		w.contents(v.Y, depth+1)
+	case *ssa.MakeInterface:
+		w.contents(v.X, depth+1)
+	case *ssa.ChangeInterface:
+		w.contents(v.X, depth+1)
+	case *ssa.Slice: // a format's variadic arguments
+		if alloc, ok := v.X.(*ssa.Alloc); ok {
+			for _, ref := range *alloc.Referrers() {
+				if ia, ok := ref.(*ssa.IndexAddr); ok {
+					for _, r := range *ia.Referrers() {
+						if st, ok := r.(*ssa.Store); ok && st.Addr == ia {
+							w.contents(st.Val, depth+1)
+						}
+					}
+				}
+			}
+		}
+	case *ssa.Call:
+		w.call(v, depth)
+	case *ssa.Extract:
+		if call, ok := v.Tuple.(*ssa.Call); ok && typesutil.IsError(v.Type()) {
+			w.errorOf(v, call)
+		}
+	}
+}
+
+// call follows a call in a message or cause: err.Error(), fmt.Sprintf/Errorf/Sprint, errors.New
+// of a message; or, for a call returning an error, the error itself.
+func (w *walk) call(call *ssa.Call, depth int) {
+	common := call.Common()
+	fn := ctxorigin.Callee(common)
+	switch {
+	case fn != nil && fn.Name() == "Error" && common.Signature().Params().Len() == 0 && isString(common.Signature()):
+		if common.IsInvoke() {
+			w.contents(common.Value, depth+1)
+		} else if len(common.Args) == 1 {
+			w.contents(common.Args[0], depth+1)
+		}
+	case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "fmt", typesutil.IsFunc(fn, "errors", "New"):
+		for _, a := range common.Args {
+			w.contents(a, depth+1)
+		}
+	case typesutil.IsError(call.Type()):
+		w.errorOf(call, call)
+	}
+}
+
+// errorOf looks at err, the error result of call: an error the request's deadline can cause if
+// call was given the request's ctx; told apart if anything in the function asks what it is.
+func (w *walk) errorOf(err ssa.Value, call *ssa.Call) {
+	if w.toldApart(err) {
+		w.told = true
+		return
+	}
+	if w.origin == nil && w.c.givenRequestCtx(call) {
+		w.origin = call
+	}
+}
+
+// givenRequestCtx reports whether call takes a ctx, and is given the request's ctx or one
+// derived from it, on every path; and may work with it (a function of the module known to
+// ignore its ctx returns no error of it).
+func (c *checker) givenRequestCtx(call *ssa.Call) bool {
+	common := call.Common()
+	sig := common.Signature()
+	i := typesutil.CtxParamIndex(sig)
+	if i < 0 {
+		return false
+	}
+	if common.IsInvoke() {
+		// The receiver is not among an interface call's arguments.
+	} else if sig.Recv() != nil {
+		i++
+	}
+	if i >= len(common.Args) {
+		return false
+	}
+	origins := c.info.Origins.Of(common.Args[i])
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		if o.Kind != ctxorigin.Request {
+			return false
+		}
+	}
+	fn := ctxorigin.Callee(common)
+	return fn == nil || !c.res.IgnoresCtx(fn) && !ctxorigin.IsReader(fn)
+}
+
+// toldApart reports whether the error err, or a value it is merged into, is asked what it is:
+// handed to status.Code, FromError, Convert, FromContextError, errors.Is, errors.As,
+// connect.CodeOf, or to a function of the module that takes an error and returns an error or a
+// code.
+func (w *walk) toldApart(err ssa.Value) bool {
+	seen := map[ssa.Value]bool{}
+	var told func(v ssa.Value, depth int) bool
+	told = func(v ssa.Value, depth int) bool {
+		if seen[v] || depth > 4 || v.Referrers() == nil {
+			return false
+		}
+		seen[v] = true
+		for _, ref := range *v.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.Phi:
+				if told(ref, depth+1) {
+					return true
+				}
+			case *ssa.MakeInterface:
+				if told(ref, depth+1) {
+					return true
+				}
+			case ssa.CallInstruction:
+				if w.c.asks(ref.Common(), v) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return told(err, 0)
+}
+
+// asks reports whether the call, given the error v, tells what it is.
+func (c *checker) asks(common *ssa.CallCommon, v ssa.Value) bool {
+	if common.IsInvoke() && common.Value == v {
+		return false // err.Error()
+	}
+	fn := ctxorigin.Callee(common)
+	if fn == nil {
+		return false
+	}
+	for _, f := range []struct{ pkg, name string }{
+		{statusPath, "Code"}, {statusPath, "FromError"}, {statusPath, "Convert"}, {statusPath, "FromContextError"},
+		{"errors", "Is"}, {"errors", "As"}, {typesutil.ConnectPath, "CodeOf"},
+	} {
+		if typesutil.IsFunc(fn, f.pkg, f.name) {
+			return true
+		}
+	}
+	if !c.res.Owned(fn) || fn.Pkg() == nil {
+		return false
+	}
+	results := fn.Signature().Results()
+	for i := 0; i < results.Len(); i++ {
+		t := results.At(i).Type()
+		if typesutil.IsError(t) || typesutil.IsNamed(t, typesutil.GRPCPath+"/codes", "Code") || typesutil.IsNamed(t, typesutil.ConnectPath, "Code") {
+			return true
+		}
+	}
+	return false
+}
+
+// callsCtxErr reports whether fn, or a function literal in it, calls Err() on a ctx: it tells
+// a deadline apart itself.
+func callsCtxErr(fn *ssa.Function) bool {
+	for _, f := range append([]*ssa.Function{fn}, fn.AnonFuncs...) {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if ok && call.Common().IsInvoke() && call.Common().Method.Name() == "Err" && typesutil.IsContext(call.Common().Value.Type()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// constantInt returns the integer value of k.
+func constantInt(k *ssa.Const) (int64, bool) {
+	if k.Value == nil {
+		return 0, false
+	}
+	return k.Int64(), true
+}
+
+func isString(sig *types.Signature) bool {
+	if sig.Results().Len() != 1 {
+		return false
+	}
+	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.String
+}
+
+// fix inserts, before the return statement whose result is the translation, a return of the
+// ctx's error when it is set — for a unary handler or connect handler whose ctx parameter is
+// named, when every other result has a zero value to write.
+func (c *checker) fix(sc *scope.Scope, call *ssa.Call, t *translation) (analysis.SuggestedFix, bool) {
+	if sc.Kind != scope.Unary && sc.Kind != scope.Connect || sc.Ctx == nil || sc.Ctx.Name() == "_" || sc.Ctx.Parent() != call.Parent() {
+		return analysis.SuggestedFix{}, false
+	}
+	ce := c.res.CallExpr(call.Pos())
+	if ce == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	file := c.fileOf(ce.Pos())
+	if file == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	path, _ := astutil.PathEnclosingInterval(file, ce.Pos(), ce.End())
+	var ret *ast.ReturnStmt
+	for _, n := range path {
+		if r, ok := n.(*ast.ReturnStmt); ok {
+			ret = r
+			break
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			break
+		}
+	}
+	if ret == nil || len(ret.Results) == 0 || ast.Unparen(ret.Results[len(ret.Results)-1]) != ce && !isErrCall(ret.Results[len(ret.Results)-1], ce) {
+		return analysis.SuggestedFix{}, false
+	}
+	results := sc.Func.Signature.Results()
+	var zeros []string
+	for i := 0; i < results.Len()-1; i++ {
+		z, ok := zeroValue(results.At(i).Type(), c.pass.Pkg)
+		if !ok {
+			return analysis.SuggestedFix{}, false
+		}
+		zeros = append(zeros, z)
+	}
+	ctxName := sc.Ctx.Name()
+	errExpr := "status.FromContextError(" + ctxName + ".Err()).Err()"
+	if t.fn.Pkg().Path() == typesutil.ConnectPath {
+		errExpr = ctxName + ".Err()" // connect gives a context error its code
+	}
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "if %s.Err() != nil {\n\treturn %s\n}\n", ctxName, joinResults(zeros, errExpr))
+	src, err := format.Source(buf.Bytes())
+	if err != nil {
+		return analysis.SuggestedFix{}, false
+	}
+	indent := c.indentAt(ret.Pos())
+	text := bytes.ReplaceAll(bytes.TrimRight(src, "\n"), []byte("\n"), []byte("\n"+indent))
+	text = append(text, '\n')
+	text = append(text, indent...)
+	return analysis.SuggestedFix{
+		Message:   "Return the ctx's error when the request's deadline or cancellation caused the failure",
+		TextEdits: []analysis.TextEdit{{Pos: ret.Pos(), End: ret.Pos(), NewText: text}},
+	}, true
+}
+
+// isErrCall reports whether e is ce.Err(): status.New(…).Err().
+func isErrCall(e ast.Expr, ce *ast.CallExpr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Err" && ast.Unparen(sel.X) == ce
+}
+
+func joinResults(zeros []string, last string) string {
+	out := ""
+	for _, z := range zeros {
+		out += z + ", "
+	}
+	return out + last
+}
+
+// zeroValue spells the zero value of t, where it is simple to write.
+func zeroValue(t types.Type, pkg *types.Package) (string, bool) {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer, *types.Interface, *types.Slice, *types.Map, *types.Chan, *types.Signature:
+		return "nil", true
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsNumeric != 0:
+			return "0", true
+		case u.Info()&types.IsString != 0:
+			return `""`, true
+		case u.Info()&types.IsBoolean != 0:
+			return "false", true
+		}
+	case *types.Struct:
+		return types.TypeString(t, types.RelativeTo(pkg)) + "{}", true
+	}
+	return "", false
+}
+
+// fileOf returns the syntax of the file holding pos.
+func (c *checker) fileOf(pos token.Pos) *ast.File {
+	for _, f := range c.pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// indentAt returns the whitespace before pos on its line.
+func (c *checker) indentAt(pos token.Pos) string {
+	tf := c.pass.Fset.File(pos)
+	content, err := c.pass.ReadFile(tf.Name())
+	if err != nil {
+		return "\t"
+	}
+	off := tf.Offset(tf.LineStart(tf.Line(pos)))
+	end := tf.Offset(pos)
+	if off > end || end > len(content) {
+		return "\t"
+	}
+	line := content[off:end]
+	for i, b := range line {
+		if b != ' ' && b != '\t' {
+			return string(line[:i])
+		}
+	}
+	return string(line)
+}

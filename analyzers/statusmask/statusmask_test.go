@@ -1,0 +1,18 @@
+package statusmask_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/deadlinelint/deadlinelint/analyzers/statusmask"
+)
+
+func TestStatusMask(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.RunWithSuggestedFixes(t, dir, statusmask.Analyzer, "statusmask/grpcsvc", "statusmask/connectsvc", "statusmask/evil")
+}
