@@ -12,6 +12,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/analyzers/detach"
 	"github.com/deadlinelint/deadlinelint/analyzers/missingdeadline"
 	"github.com/deadlinelint/deadlinelint/analyzers/statusmask"
+	"github.com/deadlinelint/deadlinelint/analyzers/streamloop"
 )
 
 // All returns every deadlinelint rule, in a stable order.
@@ -24,5 +25,6 @@ func All() []*analysis.Analyzer {
 		ctxless.Analyzer,
 		deadlinemath.Analyzer,
 		statusmask.Analyzer,
+		streamloop.Analyzer,
 	}
 }

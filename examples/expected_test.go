@@ -41,7 +41,7 @@ import (
 
 // plannedRules are the rule names a marker may use; a marker naming any
 // other is a typo that would otherwise never be checked.
-var plannedRules = []string{"ctxbackground", "ctxflow", "detach", "missingdeadline", "ctxless", "deadlinemath", "statusmask"}
+var plannedRules = []string{"ctxbackground", "ctxflow", "detach", "missingdeadline", "ctxless", "deadlinemath", "statusmask", "streamloop"}
 
 // finding is one expected or reported finding.
 type finding struct {

@@ -127,7 +127,7 @@ func (c *checker) check(sc *scope.Scope, call *ssa.Call) (analysis.Diagnostic, b
 	if !ok {
 		return analysis.Diagnostic{}, false
 	}
-	w := &walk{c: c, seen: make(map[ssa.Value]bool)}
+	w := &walk{c: c, seen: make(map[ssa.Value]bool), at: call.Block()}
 	for _, v := range t.sources {
 		w.contents(v, 0)
 	}
@@ -139,10 +139,7 @@ func (c *checker) check(sc *scope.Scope, call *ssa.Call) (analysis.Diagnostic, b
 		pos = ce.Pos()
 	}
 	origin := w.origin
-	originName := "a call"
-	if fn := ctxorigin.Callee(origin.Common()); fn != nil {
-		originName = typesutil.FuncName(fn)
-	}
+	originName := calleeName(origin.Common())
 	originPos := origin.Pos()
 	if ce := c.res.CallExpr(originPos); ce != nil {
 		originPos = ce.Pos()
@@ -157,6 +154,22 @@ func (c *checker) check(sc *scope.Scope, call *ssa.Call) (analysis.Diagnostic, b
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	return d, true
+}
+
+// calleeName names what a call calls: its function, or the field or variable holding the
+// function value.
+func calleeName(common *ssa.CallCommon) string {
+	if fn := ctxorigin.Callee(common); fn != nil {
+		return typesutil.FuncName(fn)
+	}
+	if load, ok := common.Value.(*ssa.UnOp); ok {
+		if fa, ok := load.X.(*ssa.FieldAddr); ok {
+			if f := typesutil.FieldVar(fa.X.Type(), fa.Field); f != nil {
+				return "the function in field " + f.Name()
+			}
+		}
+	}
+	return "a function value"
 }
 
 // codeName spells the translation's code: "codes.Internal", "connect.CodeInternal".
@@ -177,6 +190,7 @@ func codeName(t *translation) string {
 // walk follows what a message or cause is built from, down to the errors in it.
 type walk struct {
 	c      *checker
+	at     *ssa.BasicBlock // the translation's block
 	seen   map[ssa.Value]bool
 	origin *ssa.Call // the first call, given the request's ctx, whose error is in the translation
 	told   bool      // some error in it was told apart from a deadline
@@ -245,13 +259,99 @@ func (w *walk) call(call *ssa.Call, depth int) {
 // errorOf looks at err, the error result of call: an error the request's deadline can cause if
 // call was given the request's ctx; told apart if anything in the function asks what it is.
 func (w *walk) errorOf(err ssa.Value, call *ssa.Call) {
-	if w.toldApart(err) {
+	if w.toldApart(err) || recognised(err, w.at) {
 		w.told = true
 		return
 	}
 	if w.origin == nil && w.c.givenRequestCtx(call) {
 		w.origin = call
 	}
+}
+
+// recognised reports whether the translation, in block at, runs only once the error err was
+// found to be something specific: at is dominated by the branch taken when err (or the cause
+// it wraps, or a merge of it) equals a value other than nil — a sentinel, a switch case — or
+// when a predicate taking it holds (errors.Is(err, ErrNotFound), isConflict(err)). Such an
+// error is that thing, not the request's deadline.
+func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value, depth int) bool
+	walk = func(v ssa.Value, depth int) bool {
+		if seen[v] || depth > 4 || v.Referrers() == nil {
+			return false
+		}
+		seen[v] = true
+		for _, ref := range *v.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.Phi, *ssa.MakeInterface, *ssa.ChangeInterface:
+				if walk(ref.(ssa.Value), depth+1) {
+					return true
+				}
+			case *ssa.BinOp:
+				if (ref.Op == token.EQL || ref.Op == token.NEQ) && !isNil(otherOperand(ref, v)) && holdsAt(ref, ref.Op == token.EQL, at) {
+					return true
+				}
+			case *ssa.Call:
+				switch {
+				case isBool(ref.Type()):
+					if holdsAt(ref, true, at) {
+						return true
+					}
+				case typesutil.IsError(ref.Type()): // errors.Cause(err), errors.Unwrap(err)
+					if walk(ref, depth+1) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	return walk(err, 0)
+}
+
+// holdsAt reports whether the boolean cond is known to be want in block at: at is dominated by
+// the successor an If on cond (or on its negation) takes then, entered only from that If.
+func holdsAt(cond ssa.Value, want bool, at *ssa.BasicBlock) bool {
+	for _, ref := range *cond.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.If:
+			if dominatedBy(at, ref.Block(), want) {
+				return true
+			}
+		case *ssa.UnOp:
+			if ref.Op == token.NOT && holdsAt(ref, !want, at) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dominatedBy reports whether at is dominated by the successor of the If ending block from that
+// is taken when its condition is want, and that has from as its one predecessor.
+func dominatedBy(at, from *ssa.BasicBlock, want bool) bool {
+	succ := from.Succs[1]
+	if want {
+		succ = from.Succs[0]
+	}
+	return len(succ.Preds) == 1 && succ.Dominates(at)
+}
+
+func otherOperand(b *ssa.BinOp, v ssa.Value) ssa.Value {
+	if b.X == v {
+		return b.Y
+	}
+	return b.X
+}
+
+func isNil(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.IsNil()
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
 }
 
 // givenRequestCtx reports whether call takes a ctx, and is given the request's ctx or one

@@ -98,7 +98,7 @@ func (r *Reporter) Finish() {
 
 // Rules lists the names of deadlinelint's rules, so that a suppression naming no rule (a
 // misspelling) is reported. analyzers' tests check it against analyzers.All().
-var Rules = []string{"ctxbackground", "ctxflow", "detach", "missingdeadline", "ctxless", "deadlinemath", "statusmask"}
+var Rules = []string{"ctxbackground", "ctxflow", "detach", "missingdeadline", "ctxless", "deadlinemath", "statusmask", "streamloop"}
 
 // unknownNamesOwner is the rule that reports suppressions naming unknown rules, so that they
 // are reported once, not by every rule.

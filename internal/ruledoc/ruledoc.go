@@ -62,6 +62,7 @@ var titles = map[string]string{
 	"ctxless":         "CallThatCannotCarryTheDeadline",
 	"deadlinemath":    "UncheckedDeadlineOrBareDuration",
 	"statusmask":      "DeadlineErrorGivenAnotherCode",
+	"streamloop":      "StreamLoopThatOutlivesTheClient",
 }
 
 // Title returns the name of rule for people ("RootContextInRequestScope"), or "".

@@ -5,6 +5,10 @@ Markers: `// BUG: rule` on the line of the expected report; `// ^BUG: rule`
 on the line below it (for detach cases where a trailing comment would count as
 the reason). `ALSO: rule` on a BUG line: an extra finding of that rule is
 accepted but not required. `// OK?` lines: debatable, reported separately.
+
+A key judges the rules it was written for: those a file RULES at the corpus root lists (one
+per line), or the first five rules. Findings of other rules are counted, not judged: a key
+written before a rule existed says nothing of it.
 """
 import json, os, re, sys, collections
 
@@ -21,6 +25,11 @@ def local(path):
     return path
 
 
+rules = ['ctxbackground', 'ctxflow', 'detach', 'missingdeadline', 'ctxless']
+if os.path.exists(os.path.join(root, 'RULES')):
+    rules = [l.strip() for l in open(os.path.join(root, 'RULES')) if l.strip() and not l.startswith('#')]
+unjudged = collections.Counter(f['rule'] for f in findings if f['rule'] not in rules)
+findings = [f for f in findings if f['rule'] in rules]
 for f in findings:
     f['file'] = local(f['file'])
 exp = {}      # (file,line) -> set(rules)
@@ -42,7 +51,6 @@ for dp, dn, fn in os.walk(root):
                 debatable.add((p, i))
 got = collections.Counter((f['file'], f['line'], f['rule']) for f in findings)
 dups = [k for k, v in got.items() if v > 1]
-rules = ['ctxbackground', 'ctxflow', 'detach', 'missingdeadline', 'ctxless']
 tp = collections.Counter(); fp = []; fn = []; deb = []
 for (p, l, r) in got:
     if r in exp.get((p, l), ()):
@@ -69,6 +77,7 @@ for x in sorted(fp): print('FP', *x, '|', next(f['message'] for f in findings if
 for x in sorted(fn): print('FN', *x)
 for x in sorted(deb): print('DEBATABLE', *x)
 for x in dups: print('DUP', *x, got[x])
+for r, n in sorted(unjudged.items()): print('UNJUDGED', r, n, '(a rule this key was not written for)')
 gen = [f for f in findings if re.search(r'\.pb\.go$|\.connect\.go$', f['file'])]
 for f in gen: print('GENERATED', f['file'], f['line'], f['rule'])
 # With --strict (CI), any false positive, false negative, duplicate or generated-file finding fails.

@@ -1,0 +1,442 @@
+package streamloop
+
+import (
+	_ "embed"
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
+	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
+	"github.com/deadlinelint/deadlinelint/internal/report"
+	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
+	"github.com/deadlinelint/deadlinelint/internal/scope"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+const name = "streamloop"
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports loops in streaming handlers that nothing stops when the client leaves.
+var Analyzer = &analysis.Analyzer{
+	Name:     name,
+	Doc:      ruledoc.MustExtract(doc, name),
+	URL:      ruledoc.URL(name),
+	Requires: []*analysis.Analyzer{ctxssa.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[ctxssa.Analyzer].(*ctxssa.Result)
+	rep := report.New(pass, res, name)
+	defer rep.Finish()
+	if res.External || !res.MayHaveScopes() {
+		return nil, nil
+	}
+	info := res.SSA()
+	for _, fn := range info.Funcs {
+		sc := info.Scopes.Of(fn)
+		if sc == nil || !streaming(sc.Handler()) || len(fn.Blocks) == 0 {
+			continue
+		}
+		c := &checker{res: res, info: info, sc: sc}
+		for _, l := range loops(fn) {
+			if d, ok := c.check(l); ok {
+				rep.Report(d)
+			}
+		}
+	}
+	return nil, nil
+}
+
+// streaming reports whether the handler scope h serves a stream: a grpc-go streaming handler,
+// or a connect-go handler with a stream parameter.
+func streaming(h *scope.Scope) bool {
+	switch h.Kind {
+	case scope.Streaming:
+		return true
+	case scope.Connect:
+		sig := h.Func.Signature
+		for i := 0; i < sig.Params().Len(); i++ {
+			t := sig.Params().At(i).Type()
+			for _, n := range []string{"ServerStream", "ClientStream", "BidiStream"} {
+				if typesutil.IsPointerToNamed(t, typesutil.ConnectPath, n) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+type checker struct {
+	res  *ctxssa.Result
+	info *ctxssa.Info
+	sc   *scope.Scope
+}
+
+// check returns the finding for loop l, if it can run or wait forever after the request's ctx
+// is done.
+func (c *checker) check(l *loop) (analysis.Diagnostic, bool) {
+	if c.observes(l) || c.endsOnItsOwn(l) {
+		return analysis.Diagnostic{}, false
+	}
+	at, what := c.blockingPoint(l)
+	if at == token.NoPos {
+		return analysis.Diagnostic{}, false
+	}
+	ctxName := c.ctxName()
+	advice := fmt.Sprintf("select on %s.Done() too", ctxName)
+	if what == "" {
+		what = "sends and drops the error of each send"
+		advice = fmt.Sprintf("return on the send's error, or check %s.Err()", ctxName)
+	}
+	return analysis.Diagnostic{
+		Pos: at,
+		Message: fmt.Sprintf("loop in streaming handler %s %s, and nothing in it stops when the client leaves; %s",
+			c.sc.Name(), what, advice),
+	}, true
+}
+
+// ctxName spells the request's ctx for messages: "stream.Context()", or the ctx parameter.
+func (c *checker) ctxName() string {
+	h := c.sc.Handler()
+	switch {
+	case h.Stream != nil && h.Stream.Name() != "_":
+		return h.Stream.Name() + ".Context()"
+	case h.Ctx != nil && h.Ctx.Name() != "_":
+		return h.Ctx.Name()
+	}
+	return "the request's ctx"
+}
+
+// observes reports whether something in the loop notices cancellation: a receive or select
+// case on a ctx's Done(), a ctx's Err(), or the error of a stream operation or of a call given
+// the request's ctx looked at.
+func (c *checker) observes(l *loop) bool {
+	for _, b := range l.blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.UnOp:
+				if instr.Op == token.ARROW && isDone(instr.X) {
+					return true
+				}
+			case *ssa.Select:
+				for _, st := range instr.States {
+					if st.Dir == types.RecvOnly && isDone(st.Chan) {
+						return true
+					}
+				}
+			case ssa.CallInstruction:
+				common := instr.Common()
+				if common.IsInvoke() && typesutil.IsContext(common.Value.Type()) && common.Method.Name() == "Err" {
+					return true
+				}
+				call, ok := instr.(*ssa.Call)
+				if ok && (isStreamOp(ctxorigin.Callee(common)) || c.givenRequestCtx(common)) && errorUsed(call) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isDone reports whether ch is the Done() channel of a ctx.
+func isDone(ch ssa.Value) bool {
+	call, ok := ch.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	common := call.Common()
+	if common.IsInvoke() {
+		return common.Method.Name() == "Done" && typesutil.IsContext(common.Value.Type())
+	}
+	fn := ctxorigin.Callee(common)
+	return fn != nil && fn.Name() == "Done" && fn.Signature().Recv() != nil && len(common.Args) == 1 && typesutil.IsContext(common.Args[0].Type())
+}
+
+// isStreamOp reports whether fn sends or receives on a gRPC or connect stream: Send, SendMsg,
+// Recv, RecvMsg, Receive.
+func isStreamOp(fn *types.Func) bool {
+	if fn == nil || fn.Signature().Recv() == nil {
+		return false
+	}
+	switch fn.Name() {
+	case "Send", "SendMsg", "Recv", "RecvMsg", "Receive":
+	default:
+		return false
+	}
+	pkg := fn.Pkg()
+	if pkg == nil {
+		return false
+	}
+	if pkg.Path() == typesutil.GRPCPath || pkg.Path() == typesutil.ConnectPath {
+		return true
+	}
+	// A method of a generated stream type (Catalog_ChatServer's Send): it takes or returns a
+	// message and an error, and the receiver embeds grpc.ServerStream or ClientStream.
+	recv := fn.Signature().Recv().Type()
+	for _, s := range []string{"ServerStream", "ClientStream"} {
+		if iface, ok := lookupIface(typesutil.GRPCPath, s, fn); ok && types.Implements(recv, iface) {
+			return true
+		}
+	}
+	return false
+}
+
+// lookupIface finds the interface pkgPath.name among the imports of fn's package.
+func lookupIface(pkgPath, name string, fn *types.Func) (*types.Interface, bool) {
+	for _, imp := range fn.Pkg().Imports() {
+		if imp.Path() != pkgPath {
+			continue
+		}
+		if obj := imp.Scope().Lookup(name); obj != nil {
+			iface, ok := obj.Type().Underlying().(*types.Interface)
+			return iface, ok
+		}
+	}
+	return nil, false
+}
+
+// givenRequestCtx reports whether the call is given the request's ctx, or one derived from it.
+func (c *checker) givenRequestCtx(common *ssa.CallCommon) bool {
+	for _, a := range common.Args {
+		if typesutil.IsContext(a.Type()) && c.info.FromRequest(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// errorUsed reports whether the error result of call is looked at.
+func errorUsed(call *ssa.Call) bool {
+	switch t := call.Type().(type) {
+	case *types.Tuple:
+		last := t.Len() - 1
+		if last < 0 || !typesutil.IsError(t.At(last).Type()) {
+			return false
+		}
+		for _, ref := range *call.Referrers() {
+			if ext, ok := ref.(*ssa.Extract); ok && ext.Index == last && used(ext) {
+				return true
+			}
+		}
+		return false
+	default:
+		return typesutil.IsError(t) && used(call)
+	}
+}
+
+func used(v ssa.Value) bool {
+	for _, ref := range *v.Referrers() {
+		if _, debug := ref.(*ssa.DebugRef); !debug {
+			return true
+		}
+	}
+	return false
+}
+
+// blockingPoint returns where the loop waits on a channel that outlives the request, and
+// how ("receives from s.events"), or where it sends on the stream dropping the error (what
+// ""), or token.NoPos.
+func (c *checker) blockingPoint(l *loop) (token.Pos, string) {
+	var send token.Pos
+	for _, b := range l.blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.UnOp:
+				if instr.Op == token.ARROW && c.outlives(instr.X, 0) {
+					return c.pos(instr, l), "waits on a channel that outlives the request"
+				}
+			case *ssa.Select:
+				if !instr.Blocking {
+					continue
+				}
+				for _, st := range instr.States {
+					if st.Dir == types.RecvOnly && c.outlives(st.Chan, 0) {
+						return c.pos(instr, l), "waits in a select on channels that outlive the request"
+					}
+				}
+			case *ssa.Call:
+				if send == token.NoPos && isSend(ctxorigin.Callee(instr.Common())) && !errorUsed(instr) {
+					send = c.pos(instr, l)
+				}
+			}
+		}
+	}
+	if send != token.NoPos {
+		return send, ""
+	}
+	return token.NoPos, ""
+}
+
+// isSend reports whether fn sends on a stream.
+func isSend(fn *types.Func) bool {
+	return isStreamOp(fn) && (fn.Name() == "Send" || fn.Name() == "SendMsg")
+}
+
+// pos returns a position for instr that a user can open: its own, or the loop's.
+func (c *checker) pos(instr ssa.Instruction, l *loop) token.Pos {
+	if p := instr.Pos(); p.IsValid() {
+		if _, ok := instr.(*ssa.Call); ok {
+			if ce := c.res.CallExpr(p); ce != nil {
+				return ce.Pos()
+			}
+		}
+		return p
+	}
+	for _, b := range l.blocks {
+		for _, in := range b.Instrs {
+			if p := in.Pos(); p.IsValid() {
+				return p
+			}
+		}
+	}
+	return token.NoPos
+}
+
+// outlives reports whether the channel ch outlives the request: a field of a long-lived value,
+// a package variable, or a channel returned by a call not given the request's ctx (nor
+// obtained from a value such a call returned). A channel made in the function, a parameter, a
+// free variable or anything else the analysis cannot follow does not.
+func (c *checker) outlives(ch ssa.Value, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	switch v := ch.(type) {
+	case *ssa.ChangeType:
+		return c.outlives(v.X, depth+1)
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			if !c.outlives(e, depth+1) {
+				return false
+			}
+		}
+		return len(v.Edges) > 0
+	case *ssa.UnOp:
+		if v.Op != token.MUL {
+			return false
+		}
+		switch addr := v.X.(type) {
+		case *ssa.Global:
+			return true
+		case *ssa.FieldAddr:
+			return c.longLived(addr.X, depth+1)
+		}
+	case *ssa.Field:
+		return c.longLived(v.X, depth+1)
+	case *ssa.Call:
+		return c.unboundCall(v.Common(), depth)
+	case *ssa.Extract:
+		if call, ok := v.Tuple.(*ssa.Call); ok {
+			return c.unboundCall(call.Common(), depth)
+		}
+	}
+	return false
+}
+
+// longLived reports whether x, the value holding a channel field, lives past the request: the
+// handler's receiver (the server), a package variable, or a value returned by a call not given
+// the request's ctx.
+func (c *checker) longLived(x ssa.Value, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	switch v := x.(type) {
+	case *ssa.Parameter:
+		return c.info.Scopes.IsServerReceiver(v)
+	case *ssa.Global:
+		return true
+	case *ssa.FreeVar:
+		return c.freeVarIsReceiver(v)
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			switch addr := v.X.(type) {
+			case *ssa.FieldAddr:
+				return c.longLived(addr.X, depth+1)
+			case *ssa.Global:
+				return true
+			case *ssa.FreeVar: // the receiver, captured by reference
+				return c.freeVarIsReceiver(addr)
+			}
+		}
+	case *ssa.FieldAddr:
+		return c.longLived(v.X, depth+1)
+	case *ssa.Call:
+		return c.unboundCall(v.Common(), depth)
+	case *ssa.Extract:
+		if call, ok := v.Tuple.(*ssa.Call); ok {
+			return c.unboundCall(call.Common(), depth)
+		}
+	}
+	return false
+}
+
+// freeVarIsReceiver reports whether the free variable v of a closure is the handler's receiver.
+func (c *checker) freeVarIsReceiver(v *ssa.FreeVar) bool {
+	fn := v.Parent()
+	for i, fv := range fn.FreeVars {
+		if fv != v {
+			continue
+		}
+		for _, ref := range *fn.Referrers() {
+			if mc, ok := ref.(*ssa.MakeClosure); ok && i < len(mc.Bindings) && c.isReceiver(mc.Bindings[i]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isReceiver reports whether v, a closure's binding, is the handler's receiver: the parameter,
+// or the cell holding it when the closure captures it by reference (a cell only ever given it).
+func (c *checker) isReceiver(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return c.info.Scopes.IsServerReceiver(v)
+	case *ssa.Alloc:
+		stored := false
+		for _, ref := range *v.Referrers() {
+			if st, ok := ref.(*ssa.Store); ok && st.Addr == v {
+				p, ok := st.Val.(*ssa.Parameter)
+				if !ok || !c.info.Scopes.IsServerReceiver(p) {
+					return false
+				}
+				stored = true
+			}
+		}
+		return stored
+	case *ssa.FreeVar:
+		return c.freeVarIsReceiver(v)
+	}
+	return false
+}
+
+// unboundCall reports whether a call returns a channel, or a value holding one, that is not
+// tied to the request: it is given no ctx of the request, and its receiver, if any, is not a
+// value such a call returned. time.After and Tick channels fire on their own: bound to nothing.
+func (c *checker) unboundCall(common *ssa.CallCommon, depth int) bool {
+	if c.givenRequestCtx(common) {
+		return false
+	}
+	fn := ctxorigin.Callee(common)
+	if fn == nil {
+		return false
+	}
+	if fn.Signature().Recv() != nil {
+		var recv ssa.Value
+		if common.IsInvoke() {
+			recv = common.Value
+		} else if len(common.Args) > 0 {
+			recv = common.Args[0]
+		}
+		return recv != nil && c.longLived(recv, depth+1)
+	}
+	return fn.Pkg() != nil && (fn.Pkg().Path() == "time" || c.res.Owned(fn))
+}
