@@ -11,9 +11,11 @@
 // bug is the explicit translation. In a request scope, statusmask reports status.Error, Errorf,
 // New and Newf, and connect.NewError, with a constant code other than DeadlineExceeded,
 // Canceled and OK, whose message or cause is built from an error that can be the request's
-// deadline or cancellation: the error of a call given the request's ctx or one derived from it
-// (a gRPC client call, a database/sql …Context method, a function of the module), through
-// err.Error(), fmt.Sprintf, fmt.Errorf and string concatenation — where nothing in the function
+// deadline or cancellation: the error of a call (a gRPC client call, a database/sql …Context
+// method, a function of the module) given the request's ctx or one derived from it without a
+// deadline of its own (the expiry of WithTimeout(ctx, d) is the dependency's slowness, which
+// Unavailable says truly), through err.Error(), fmt.Sprintf, fmt.Errorf and string
+// concatenation — where nothing in the function
 // tells the two apart: no status.Code, status.FromError, status.Convert,
 // status.FromContextError, errors.Is or errors.As of the error, no connect.CodeOf, no ctx.Err()
 // call, and no function of the module that takes the error and returns an error or a code (a

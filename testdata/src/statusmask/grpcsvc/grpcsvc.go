@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"example.com/gen/catalogpb"
 	"google.golang.org/grpc/codes"
@@ -195,4 +196,18 @@ func (s *Switch) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	default:
 		return nil, status.Error(codes.Internal, err.Error()) // want `status\.Error gives code codes\.Internal to the error of Server\.lookup`
 	}
+}
+
+// Bounded gives its downstream call a deadline of its own: its expiry is the dependency's
+// slowness, which Unavailable says truly. Silent.
+type Bounded struct{ Server }
+
+func (s *Bounded) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	qctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	item, err := s.inventory.GetItem(qctx, req)
+	if err != nil {
+		return nil, status.Errorf(codes.Unavailable, "inventory: %v", err)
+	}
+	return item, nil
 }
