@@ -3,6 +3,8 @@ package ctxbackground
 import (
 	"fmt"
 	"go/token"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -527,9 +529,33 @@ func (x *fileIndex) position(where string) token.Pos {
 			return true
 		})
 	}
-	f := x.byName[where[:i]]
-	if f == nil || line < 1 || line > f.LineCount() {
+	name := where[:i]
+	f := x.byName[name]
+	if line < 1 {
 		return token.NoPos
 	}
+	if f == nil || line > f.LineCount() {
+		// Not parsed here, or known only as far as export data records it (go vet analyses one
+		// package at a time): add the file as it is on disk, for its positions only.
+		f = x.addFromDisk(name)
+		if f == nil || line > f.LineCount() {
+			return token.NoPos
+		}
+	}
 	return f.LineStart(line)
+}
+
+// addFromDisk adds the file name, read from disk, to the file set, or returns nil.
+func (x *fileIndex) addFromDisk(name string) *token.File {
+	if !filepath.IsAbs(name) {
+		return nil
+	}
+	content, err := os.ReadFile(name)
+	if err != nil {
+		return nil
+	}
+	f := x.fset.AddFile(name, -1, len(content))
+	f.SetLinesForContent(content)
+	x.byName[name] = f
+	return f
 }

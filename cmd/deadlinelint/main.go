@@ -8,16 +8,14 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"runtime/debug"
 	"strings"
 
-	"golang.org/x/tools/go/analysis/unitchecker"
-
 	"github.com/deadlinelint/deadlinelint/analyzers"
 	"github.com/deadlinelint/deadlinelint/internal/driver"
+	"github.com/deadlinelint/deadlinelint/internal/vetmode"
 )
 
 func main() {
@@ -31,17 +29,12 @@ func main() {
 		fmt.Printf("deadlinelint version %s\n", v)
 		return
 	}
-	if invokedByVet(os.Args[1:]) {
-		if skipped, err := skipDependency(os.Args[1:]); skipped || err != nil {
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "deadlinelint: %v\n", err)
-				os.Exit(1)
-			}
-			os.Exit(0)
-		}
-		unitchecker.Main(analyzers...) // does not return
+	if vetmode.Invoked(os.Args[1:]) {
+		vetmode.Main(analyzers) // does not return
 	}
+	exe, _ := os.Executable() // "" when unknown: then the command analyses in the process
 	cmd := &driver.Command{
+		VetTool:   exe,
 		Name:      "deadlinelint",
 		Version:   describe(info, v),
 		Analyzers: analyzers,
@@ -49,47 +42,6 @@ func main() {
 		Stderr:    os.Stderr,
 	}
 	os.Exit(cmd.Run(os.Args[1:]))
-}
-
-// invokedByVet reports whether go vet is running the tool: it asks for
-// the flags (-flags) and the version (-V=full), then passes one *.cfg
-// file per package.
-func invokedByVet(args []string) bool {
-	for _, arg := range args {
-		if arg == "-flags" || arg == "--flags" || arg == "-V=full" || arg == "--V=full" {
-			return true
-		}
-	}
-	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
-}
-
-// skipDependency answers go vet's request to analyse a package of the standard library or of a
-// versioned dependency module only for its facts (a VetxOnly config) without analysing it: the
-// rules ask nothing of code the user does not own (they recognise it by its module and its
-// files, not by facts), so its facts are empty. This spares go vet a parse and type-check of
-// every dependency from source, which is most of the cost of its first run.
-func skipDependency(args []string) (bool, error) {
-	if len(args) == 0 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
-		return false, nil
-	}
-	data, err := os.ReadFile(args[len(args)-1])
-	if err != nil {
-		return false, nil // unitchecker reports it
-	}
-	var cfg struct {
-		ImportPath    string
-		ModuleVersion string
-		Standard      map[string]bool
-		VetxOnly      bool
-		VetxOutput    string
-	}
-	if json.Unmarshal(data, &cfg) != nil || !cfg.VetxOnly || cfg.VetxOutput == "" {
-		return false, nil
-	}
-	if cfg.ModuleVersion == "" && !cfg.Standard[cfg.ImportPath] {
-		return false, nil
-	}
-	return true, os.WriteFile(cfg.VetxOutput, nil, 0o666)
 }
 
 // fullVersionOfRelease reports whether go vet asks for the tool's version (-V=full) of a

@@ -39,6 +39,9 @@ type Command struct {
 	Stdout    io.Writer
 	Stderr    io.Writer
 	Dir       string // working directory; "" for the process's own
+	// VetTool is the command's own executable, to analyse through go vet (vet.go); "" to
+	// analyse in the process.
+	VetTool string
 }
 
 // Run runs the command with args (without the program name) and returns
@@ -115,7 +118,11 @@ func (c *Command) analyse(cfg *config) int {
 		dir = wd
 	}
 	prog := startProgress(c.Stderr)
-	res, err := c.analysePackages(dir, cfg, prog)
+	analyse := c.analysePackages
+	if c.useVet() {
+		analyse = c.analyseWithVet
+	}
+	res, err := analyse(dir, cfg, prog)
 	prog.end()
 	if err != nil {
 		c.errorf("%v", err)

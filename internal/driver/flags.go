@@ -28,6 +28,8 @@ type config struct {
 	patterns []string
 	// analyzers are the rules selected by the -RULE flags.
 	analyzers []*analysis.Analyzer
+	// ruleFlags are the -RULE and -RULE.flag settings given, as arguments for go vet.
+	ruleFlags []string
 }
 
 // errUsage reports a command line that cannot be run; the message says why.
@@ -59,6 +61,14 @@ func (c *Command) parseFlags(args []string) (*config, error) {
 	}
 	cfg.patterns = fs.Args()
 	cfg.analyzers = selectAnalyzers(c.Analyzers, enabled)
+	cfg.ruleFlags = ruleFlagArgs(fs, func(name string) bool {
+		for _, a := range c.Analyzers {
+			if name == a.Name || strings.HasPrefix(name, a.Name+".") {
+				return true
+			}
+		}
+		return false
+	})
 	return cfg, nil
 }
 

@@ -1,0 +1,291 @@
+package driver
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/deadlinelint/deadlinelint/internal/output"
+	"github.com/deadlinelint/deadlinelint/internal/vetmode"
+)
+
+// The standalone command analyses through go vet when it knows its own executable
+// (Command.VetTool): `go vet -vettool=<itself> -json` runs one process per package, each
+// reading its dependencies' export data and facts instead of type-checking them from source,
+// and the go command caches every package's facts and findings by content. A second run on an
+// unchanged module is a cache lookup; a run after an edit re-analyses the edited package and
+// those that import it. The command then formats what go vet returned as it would its own.
+//
+// DEADLINELINT_INPROCESS=1 analyses in the process instead (go/packages and the checker), as
+// the command does when it cannot run itself, and when a package cannot be analysed.
+
+// useVet reports whether this run goes through go vet.
+func (c *Command) useVet() bool {
+	return c.VetTool != "" && os.Getenv("DEADLINELINT_INPROCESS") == ""
+}
+
+// vetArgs returns the go vet command line for cfg.
+func (c *Command) vetArgs(cfg *config) []string {
+	args := []string{"vet", "-vettool=" + c.VetTool, "-json", "-" + vetmode.EndsFlag}
+	if cfg.tags != "" {
+		args = append(args, "-tags="+cfg.tags)
+	}
+	if !cfg.tests {
+		args = append(args, "-"+vetmode.TestFlag+"=false")
+	}
+	args = append(args, cfg.ruleFlags...)
+	return append(args, cfg.patterns...)
+}
+
+// analyseWithVet runs go vet on the patterns and collects its findings. When a package cannot
+// be analysed — a pattern that matches nothing, a module the go command cannot provide, a
+// package that does not parse or type-check — it analyses in the process instead, which says
+// precisely what is wrong and still analyses every other package: errors are the rare case,
+// and clear errors matter more there than speed.
+func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*result, error) {
+	if ok, why := c.vetCanAnalyse(dir, cfg); !ok {
+		c.debugf(cfg, "analysing in the process: %s", why)
+		return c.analysePackages(dir, cfg, prog)
+	}
+	res := &result{root: findRoot(dir), dir: dir}
+	prog.setStage("analysing (go vet)")
+	args := c.vetArgs(cfg)
+	c.debugf(cfg, "running go %s", strings.Join(args, " "))
+	t0 := time.Now()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	c.debugf(cfg, "go vet ran in %v", time.Since(t0).Round(time.Millisecond))
+	if err != nil {
+		c.debugf(cfg, "go vet failed (%v), analysing in the process:\n%s", err, strings.TrimSpace(stderr.String()))
+		return c.analysePackages(dir, cfg, prog)
+	}
+	coll := newCollector(res.root)
+	internal, err := coll.addVetJSON(&stdout)
+	if err != nil {
+		return nil, fmt.Errorf("reading go vet's output: %v", err)
+	}
+	res.findings = coll.findings
+	output.Sort(res.findings)
+	res.errors = internal
+	return res, nil
+}
+
+// vetCanAnalyse reports whether go vet can analyse every package the patterns match, from a
+// listing of the packages and their dependencies (go list, no type-checking), and if not why.
+func (c *Command) vetCanAnalyse(dir string, cfg *config) (bool, string) {
+	lcfg := &packages.Config{
+		Mode:  packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
+		Dir:   dir,
+		Tests: cfg.tests,
+	}
+	if cfg.tags != "" {
+		lcfg.BuildFlags = []string{"-tags=" + cfg.tags}
+	}
+	pkgs, err := packages.Load(lcfg, cfg.patterns...)
+	if err != nil {
+		return false, err.Error()
+	}
+	if len(pkgs) == 0 {
+		return false, "no packages"
+	}
+	if un := unmatchedPatterns(dir, cfg.patterns, pkgs); len(un) > 0 {
+		return false, "pattern " + un[0] + " matches no packages"
+	}
+	why := ""
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if why == "" && len(p.Errors) > 0 {
+			why = fmt.Sprintf("package %s: %v", p.PkgPath, p.Errors[0])
+		}
+	})
+	return why == "", why
+}
+
+// A vetDiagnostic is one diagnostic in go vet's -json output.
+type vetDiagnostic struct {
+	Category       string `json:"category"`
+	Posn           string `json:"posn"`
+	Message        string `json:"message"`
+	SuggestedFixes []struct {
+		Message string `json:"message"`
+		Edits   []struct {
+			Filename string `json:"filename"`
+			Start    int    `json:"start"`
+			End      int    `json:"end"`
+			New      string `json:"new"`
+		} `json:"edits"`
+	} `json:"suggested_fixes"`
+	Related []struct {
+		Posn    string `json:"posn"`
+		Message string `json:"message"`
+	} `json:"related"`
+}
+
+// addVetJSON adds the findings of go vet's -json output: a stream of objects mapping each
+// package to each analyzer's diagnostics, or to {"error": "..."} when the analyzer failed. It
+// returns those failures, one line each.
+func (c *collector) addVetJSON(r io.Reader) ([]string, error) {
+	var failures []string
+	seen := make(map[string]bool)
+	files := make(map[string][]byte)
+	dec := json.NewDecoder(r)
+	for {
+		var tree map[string]map[string]json.RawMessage
+		if err := dec.Decode(&tree); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		for _, pkg := range sortedKeys(tree) {
+			for _, rule := range sortedKeys(tree[pkg]) {
+				raw := tree[pkg][rule]
+				var diags []vetDiagnostic
+				if err := json.Unmarshal(raw, &diags); err != nil {
+					var failed struct{ Error string }
+					if json.Unmarshal(raw, &failed) == nil && failed.Error != "" {
+						line := fmt.Sprintf("rule %s on package %s: %s", rule, packageOfID(pkg), failed.Error)
+						if !seen[line] {
+							seen[line] = true
+							failures = append(failures, line)
+						}
+					}
+					continue
+				}
+				for _, d := range diags {
+					c.addVet(rule, d, files)
+				}
+			}
+		}
+	}
+	return failures, nil
+}
+
+// addVet records one diagnostic of go vet's output.
+func (c *collector) addVet(rule string, d vetDiagnostic, files map[string][]byte) {
+	pos, ok := parsePosn(d.Posn)
+	if !ok || c.isGenerated(pos.file) {
+		return
+	}
+	msg, endLine, endCol, hasEnd := vetmode.SplitEnd(d.Message)
+	d.Message = msg
+	f := output.Finding{Rule: rule, Message: d.Message}
+	f.Pos = output.Position{File: relative(c.root, pos.file), Line: pos.line, Column: pos.col}
+	f.End = f.Pos
+	if hasEnd {
+		f.End.Line, f.End.Column = endLine, endCol
+	}
+	key := findingKey{f.Pos.File, f.Pos.Line, f.Pos.Column, rule, d.Message}
+	if c.seen[key] {
+		return
+	}
+	c.seen[key] = true
+	for _, r := range d.Related {
+		if rp, ok := parsePosn(r.Posn); ok {
+			f.Related = append(f.Related, output.Related{
+				Pos:     output.Position{File: relative(c.root, rp.file), Line: rp.line, Column: rp.col},
+				Message: r.Message,
+			})
+		}
+	}
+	for _, sf := range d.SuggestedFixes {
+		fix := output.Fix{Message: sf.Message}
+		ok := true
+		for _, e := range sf.Edits {
+			content, found := files[e.Filename]
+			if !found {
+				content, _ = os.ReadFile(e.Filename)
+				files[e.Filename] = content
+			}
+			if e.Start < 0 || e.End < e.Start || e.End > len(content) {
+				ok = false
+				break
+			}
+			fix.Edits = append(fix.Edits, output.Edit{
+				Pos:       lineCol(c.root, e.Filename, content, e.Start),
+				End:       lineCol(c.root, e.Filename, content, e.End),
+				Offset:    e.Start,
+				EndOffset: e.End,
+				NewText:   e.New,
+			})
+		}
+		if ok {
+			f.Fixes = append(f.Fixes, fix)
+		}
+	}
+	c.findings = append(c.findings, f)
+}
+
+// posn is a parsed "file:line:col".
+type posn struct {
+	file      string
+	line, col int
+}
+
+// parsePosn parses go vet's "file:line:col" (the file may itself contain colons).
+func parsePosn(s string) (posn, bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return posn{}, false
+	}
+	j := strings.LastIndexByte(s[:i], ':')
+	if j < 0 {
+		return posn{}, false
+	}
+	line, err1 := strconv.Atoi(s[j+1 : i])
+	col, err2 := strconv.Atoi(s[i+1:])
+	if err1 != nil || err2 != nil {
+		return posn{}, false
+	}
+	return posn{file: s[:j], line: line, col: col}, true
+}
+
+// lineCol returns the position of a byte offset of a file's content.
+func lineCol(root, file string, content []byte, offset int) output.Position {
+	line := 1 + bytes.Count(content[:offset], []byte("\n"))
+	col := offset + 1
+	if nl := bytes.LastIndexByte(content[:offset], '\n'); nl >= 0 {
+		col = offset - nl
+	}
+	return output.Position{File: relative(root, file), Line: line, Column: col}
+}
+
+// packageOfID returns the package path of a go vet package ID ("p [p.test]" → "p").
+func packageOfID(id string) string {
+	if i := strings.Index(id, " ["); i >= 0 {
+		return id[:i]
+	}
+	return id
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ruleFlagArgs returns, as command-line arguments, the rule flags set on fs (-RULE,
+// -RULE=false, -RULE.flag=value): go vet passes them on to the vet tool.
+func ruleFlagArgs(fs *flag.FlagSet, ruleFlag func(name string) bool) []string {
+	var args []string
+	fs.Visit(func(f *flag.Flag) {
+		if ruleFlag(f.Name) {
+			args = append(args, "-"+f.Name+"="+f.Value.String())
+		}
+	})
+	return args
+}

@@ -1,0 +1,214 @@
+// Package vetmode is deadlinelint run by go vet (go vet -vettool=deadlinelint): the unitchecker
+// protocol, one package per process, plus what makes it fast and lets the standalone command
+// drive it.
+//
+//   - A package of the standard library or of a dependency module in the module cache that go
+//     vet asks to analyse only for its facts (a VetxOnly config) is answered with empty facts,
+//     without a parse or a type-check: the rules ask nothing of code the user does not own, and
+//     recognise it by its files, not by facts. That is most of go vet's first run.
+//   - -test=false leaves _test.go files out, as the standalone command's flag does.
+//   - -ends marks each diagnostic's message with its end position, which go vet's JSON does
+//     not carry, for the standalone command to read back (SplitEnd). A flag, not an
+//     environment variable: go vet keys its cache on the flags, so a plain go vet never sees a
+//     marked message.
+//
+// go vet lists these among the tool's flags (-flags) and passes them on.
+package vetmode
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/unitchecker"
+)
+
+// The vet-mode flags.
+const (
+	TestFlag = "test"
+	EndsFlag = "ends"
+)
+
+func init() {
+	flag.Bool(TestFlag, true, "analyse _test.go files (-test=false leaves them out)")
+	flag.Bool(EndsFlag, false, "mark each message with its end position (for the standalone command)")
+}
+
+// Invoked reports whether go vet is running the tool: it asks for the flags (-flags) and the
+// version (-V=full), then passes one *.cfg file per package.
+func Invoked(args []string) bool {
+	for _, arg := range args {
+		if arg == "-flags" || arg == "--flags" || arg == "-V=full" || arg == "--V=full" {
+			return true
+		}
+	}
+	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
+}
+
+// Main analyses the package of the config os.Args names with analyzers, as go vet asks. It
+// does not return.
+func Main(analyzers []*analysis.Analyzer) {
+	args := os.Args[1:]
+	skipped, err := skipDependency(args)
+	if err == nil && !skipped {
+		skipped, err = rewriteConfig(args)
+	}
+	switch {
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "deadlinelint: %v\n", err)
+		os.Exit(1)
+	case skipped:
+		os.Exit(0)
+	}
+	if v, _ := flagValue(args, EndsFlag); v == "true" {
+		analyzers = WithEnds(analyzers)
+	}
+	unitchecker.Main(analyzers...)
+}
+
+// flagValue returns the value the arguments give the flag name, and whether they set it
+// ("true" for a bare boolean flag).
+func flagValue(args []string, name string) (string, bool) {
+	for _, a := range args {
+		t := strings.TrimLeft(a, "-")
+		if t == name {
+			return "true", true
+		}
+		if v, ok := strings.CutPrefix(t, name+"="); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// skipDependency answers a VetxOnly request for a package of the standard library or of a
+// versioned dependency module with empty facts.
+func skipDependency(args []string) (bool, error) {
+	if len(args) == 0 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
+		return false, nil
+	}
+	data, err := os.ReadFile(args[len(args)-1])
+	if err != nil {
+		return false, nil // unitchecker reports it
+	}
+	var cfg struct {
+		ImportPath    string
+		ModuleVersion string
+		GoFiles       []string
+		Standard      map[string]bool
+		VetxOnly      bool
+		VetxOutput    string
+	}
+	if json.Unmarshal(data, &cfg) != nil || !cfg.VetxOnly || cfg.VetxOutput == "" {
+		return false, nil
+	}
+	// A versioned module is known by its files only in the module cache: one a replace
+	// directive points at a directory is analysed, for the fact that says it is a dependency.
+	inCache := cfg.ModuleVersion != "" && len(cfg.GoFiles) > 0 && strings.Contains(filepath.ToSlash(cfg.GoFiles[0]), "/pkg/mod/")
+	if !inCache && !cfg.Standard[cfg.ImportPath] {
+		return false, nil
+	}
+	return true, os.WriteFile(cfg.VetxOutput, nil, 0o666)
+}
+
+// rewriteConfig rewrites the package config at the end of args without its _test.go files for
+// -test=false, and reports whether nothing is left to analyse (skipped): an external test
+// package or a test main.
+func rewriteConfig(args []string) (skipped bool, err error) {
+	name := args[len(args)-1]
+	if !strings.HasSuffix(name, ".cfg") {
+		return false, nil
+	}
+	v, _ := flagValue(args, TestFlag)
+	noTests := slices.Contains([]string{"false", "0", "f", "F", "FALSE", "False"}, v)
+	if !noTests {
+		return false, nil
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return false, nil // unitchecker reports it
+	}
+	var cfg map[string]any
+	if json.Unmarshal(data, &cfg) != nil {
+		return false, nil
+	}
+	files, _ := cfg["GoFiles"].([]any)
+	var kept []any
+	for _, f := range files {
+		if s, ok := f.(string); ok && !strings.HasSuffix(s, "_test.go") {
+			kept = append(kept, f)
+		}
+	}
+	switch {
+	case len(kept) == len(files):
+		return false, nil
+	case len(kept) == 0:
+		return true, writeEmpty(cfg, "VetxOutput", "Stdout")
+	}
+	cfg["GoFiles"] = kept
+	data, err = json.Marshal(cfg)
+	if err != nil {
+		return false, err
+	}
+	rewritten := strings.TrimSuffix(name, ".cfg") + ".deadlinelint.cfg"
+	if err := os.WriteFile(rewritten, data, 0o666); err != nil {
+		return false, err
+	}
+	args[len(args)-1] = rewritten
+	return false, nil
+}
+
+// writeEmpty creates the files the config names under keys, empty.
+func writeEmpty(cfg map[string]any, keys ...string) error {
+	for _, key := range keys {
+		if out, _ := cfg[key].(string); out != "" {
+			if err := os.WriteFile(out, nil, 0o666); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// endMark separates a message from the end position WithEnds appends to it.
+const endMark = "\x00end="
+
+// WithEnds returns the analyzers with their diagnostics' messages marked with their end
+// position (line:column, in the same file).
+func WithEnds(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, len(analyzers))
+	for i, a := range analyzers {
+		w := *a
+		run := a.Run
+		w.Run = func(pass *analysis.Pass) (any, error) {
+			report := pass.Report
+			p := *pass
+			p.Report = func(d analysis.Diagnostic) {
+				if end := pass.Fset.Position(d.End); end.IsValid() && end.Filename == pass.Fset.Position(d.Pos).Filename {
+					d.Message += fmt.Sprintf("%s%d:%d", endMark, end.Line, end.Column)
+				}
+				report(d)
+			}
+			return run(&p)
+		}
+		out[i] = &w
+	}
+	return out
+}
+
+// SplitEnd returns a message without the end mark WithEnds gave it, and the end it marks.
+func SplitEnd(msg string) (text string, line, col int, ok bool) {
+	i := strings.Index(msg, endMark)
+	if i < 0 {
+		return msg, 0, 0, false
+	}
+	if _, err := fmt.Sscanf(msg[i+len(endMark):], "%d:%d", &line, &col); err != nil {
+		return msg[:i], 0, 0, false
+	}
+	return msg[:i], line, col, true
+}
