@@ -1,0 +1,128 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The standalone command runs through go vet, whose cache keys each package's findings on its
+// content and its dependencies' facts. These tests change a dependency's body in a way that
+// changes its fact, and check that the dependent's findings follow — and that an unchanged
+// module gives the same findings from the cache.
+
+// cacheModule writes a module whose handler calls a helper in another package: with the
+// helper's body given, it works with a root context (a dropsCtx fact) or with its ctx.
+func cacheModule(t *testing.T, helperBody string) string {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/cache\n\ngo 1.24\n")
+	write("store/store.go", `package store
+
+import "context"
+
+// Load reads a record.
+func Load(ctx context.Context, id string) error {
+	`+helperBody+`
+}
+
+func fetch(ctx context.Context, id string) error { return ctx.Err() }
+`)
+	write("api/api.go", `package api
+
+import (
+	"context"
+
+	"example.com/cache/store"
+)
+
+// Get handles one request.
+//
+//deadlinelint:scope
+func Get(ctx context.Context, id string) error {
+	return store.Load(ctx, id)
+}
+`)
+	return dir
+}
+
+func setHelper(t *testing.T, dir, body string) {
+	t.Helper()
+	path := filepath.Join(dir, "store", "store.go")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "\treturn fetch(") {
+			lines[i] = "\t" + body
+		}
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const (
+	dropping = "return fetch(context.Background(), id)"
+	passing  = "return fetch(ctx, id)"
+)
+
+func TestCacheFollowsDependencyFacts(t *testing.T) {
+	dir := cacheModule(t, dropping)
+	want := "api/api.go:13:9: store.Load, called in request scope Get, works with context.Background(); pass ctx down (ctxbackground)"
+
+	if route := deadlinelint(t, dir, "-debug", "./..."); !strings.Contains(route.stderr, "running go vet") {
+		t.Fatalf("the standalone command did not go through go vet:\n%s", route.stderr)
+	}
+	first := deadlinelint(t, dir, "./...")
+	first.wantCode(t, 1)
+	if !strings.Contains(first.stdout, want) {
+		t.Fatalf("first run: want %q in\n%s", want, first.stdout)
+	}
+	again := deadlinelint(t, dir, "./...")
+	if again.stdout != first.stdout || again.code != first.code {
+		t.Fatalf("an unchanged module gave other findings from the cache:\n%s\nthen\n%s", first.stdout, again.stdout)
+	}
+
+	// The helper now passes its ctx on: its fact changes, and so must the handler's findings,
+	// although api/api.go did not change.
+	setHelper(t, dir, passing)
+	fixed := deadlinelint(t, dir, "./...")
+	fixed.wantCode(t, 0)
+	if strings.Contains(fixed.stdout, "ctxbackground") {
+		t.Fatalf("after the helper stopped dropping the ctx, the cache still reports:\n%s", fixed.stdout)
+	}
+
+	// And back: the cached findings of the first state are right again.
+	setHelper(t, dir, dropping)
+	back := deadlinelint(t, dir, "./...")
+	back.wantCode(t, 1)
+	if back.stdout != first.stdout {
+		t.Fatalf("back to the first body: got\n%s\nwant\n%s", back.stdout, first.stdout)
+	}
+}
+
+// The in-process driver and the go vet route give the same findings, relative paths and end
+// positions included.
+func TestInProcessAndVetRouteAgree(t *testing.T) {
+	dir := fixture(t)
+	vetRoute := deadlinelint(t, dir, "-format=json", "./consumer")
+	t.Setenv("DEADLINELINT_INPROCESS", "1")
+	inProcess := deadlinelint(t, dir, "-format=json", "./consumer")
+	if vetRoute.stdout != inProcess.stdout {
+		t.Fatalf("go vet route:\n%s\nin process:\n%s", vetRoute.stdout, inProcess.stdout)
+	}
+}
