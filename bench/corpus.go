@@ -11,7 +11,7 @@ import (
 )
 
 // corpusModules are the third-party modules the corpus module requires; their
-// versions are those the deadlinelint module itself pins.
+// versions are those the deadlinelint module, or its examples module, pins.
 var corpusModules = []string{
 	"google.golang.org/grpc",
 	"golang.org/x/tools",
@@ -26,6 +26,7 @@ type corpus struct {
 	count    int      // number of packages the patterns match
 	deps     int      // number of packages in their import closure
 	owned    bool     // analysed as the user's own code (copied out of the module cache)
+	leafFile string   // owned: a file of a package no other package of the corpus imports
 }
 
 // setupCorpusModule writes a module in dir that requires corpusModules at
@@ -35,9 +36,13 @@ type corpus struct {
 func setupCorpusModule(ctx context.Context, root, dir string) error {
 	var req strings.Builder
 	for _, mod := range corpusModules {
+		// x/tools is the linter's own dependency; gRPC and protobuf are the examples'.
 		v, err := goOutput(ctx, root, nil, "list", "-m", "-f", "{{.Version}}", mod)
 		if err != nil {
-			return fmt.Errorf("version of %s in %s: %v", mod, root, err)
+			v, err = goOutput(ctx, filepath.Join(root, "examples"), nil, "list", "-m", "-f", "{{.Version}}", mod)
+		}
+		if err != nil {
+			return fmt.Errorf("version of %s in %s or its examples: %v", mod, root, err)
 		}
 		fmt.Fprintf(&req, "\t%s %s\n", mod, strings.TrimSpace(v))
 	}
@@ -88,6 +93,54 @@ func resolveCorpus(ctx context.Context, dir, name string, patterns []string) (co
 	}
 	c.deps = len(strings.Fields(deps))
 	return c, nil
+}
+
+// leafFile returns a file of a package of the corpus that no other package of it imports — the
+// edit of row (c2) then re-analyses that package alone — choosing, of those, the one importing
+// the most packages of the corpus.
+func leafFile(ctx context.Context, c corpus) (string, error) {
+	out, err := goOutput(ctx, c.dir, nil, append([]string{"list", "-f", `{{.ImportPath}}|{{.Dir}}|{{join .GoFiles ","}}|{{join .Imports ","}}`}, c.patterns...)...)
+	if err != nil {
+		return "", err
+	}
+	type pkg struct {
+		dir, file string
+		imports   []string
+	}
+	pkgs := map[string]pkg{}
+	imported := map[string]bool{}
+	var order []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		f := strings.Split(line, "|")
+		if len(f) != 4 || f[2] == "" {
+			continue
+		}
+		p := pkg{dir: f[1], file: strings.Split(f[2], ",")[0], imports: strings.Split(f[3], ",")}
+		pkgs[f[0]] = p
+		order = append(order, f[0])
+		for _, imp := range p.imports {
+			imported[imp] = true
+		}
+	}
+	best, most := "", -1
+	for _, path := range order {
+		if imported[path] {
+			continue
+		}
+		n := 0
+		for _, imp := range pkgs[path].imports {
+			if _, ok := pkgs[imp]; ok {
+				n++
+			}
+		}
+		if n > most {
+			best, most = path, n
+		}
+	}
+	if best == "" {
+		return "", fmt.Errorf("%s: no package that the others do not import", c.name)
+	}
+	return filepath.Join(pkgs[best].dir, pkgs[best].file), nil
 }
 
 // copyModule copies the source of mod, at the version the examples module of the checkout at

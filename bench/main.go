@@ -109,7 +109,7 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	if o.quick {
-		tools = skipTools(tools, "d", "d'") // go vet's rows dominate a smoke test
+		tools = skipTools(tools, "d", "d1", "d'") // go vet's rows dominate a smoke test
 	}
 	m := &measurer{dir: corpusDir, logs: logs, runs: o.runs, warmup: !o.quick}
 	rep := &report{opts: o, machine: describeMachine(ctx), versions: versions, tools: tools, started: time.Now()}
@@ -194,6 +194,11 @@ func selectCorpora(ctx context.Context, root, work, corpusDir string, o options)
 			return nil, err
 		}
 		c.owned = name == "grpc"
+		if c.owned {
+			if c.leafFile, err = leafFile(ctx, c); err != nil {
+				return nil, err
+			}
+		}
 		cs = append(cs, c)
 	}
 	return cs, nil

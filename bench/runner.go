@@ -47,6 +47,14 @@ func (m *measurer) measure(ctx context.Context, c corpus, tools []tool) (result,
 			if dir == "" {
 				dir = m.dir
 			}
+			if t.edit {
+				if c.leafFile == "" {
+					continue
+				}
+				if err := appendComment(c.leafFile, fmt.Sprintf("// bench edit %d\n", m.seq)); err != nil {
+					return result{}, err
+				}
+			}
 			s, err := runOnce(ctx, dir, env, t.command(c), log)
 			if err != nil {
 				return result{}, err
@@ -72,6 +80,19 @@ func (m *measurer) measure(ctx context.Context, c corpus, tools []tool) (result,
 		res.stats[t.key] = summarise(samples[t.key], t.okExit)
 	}
 	return res, nil
+}
+
+// appendComment appends text to the file name.
+func appendComment(name, text string) error {
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func slug(s string) string {

@@ -16,6 +16,9 @@ type tool struct {
 	argv   []string // command; the corpus patterns are appended
 	env    func(run int) []string
 	okExit func(code int) bool
+	// edit: before each run, change a file of a package of the corpus that no other of its
+	// packages imports (an owned corpus only: the standard library is left alone).
+	edit bool
 }
 
 func (t tool) command(c corpus) []string {
@@ -46,7 +49,38 @@ func buildTools(ctx context.Context, root, bin, corpusDir string, floorMode stri
 		if _, err := goOutput(ctx, root, nil, "build", "-o", dl, "./cmd/deadlinelint"); err != nil {
 			warn("building deadlinelint: %v; row (c) left out", err)
 		} else {
-			tools = append(tools, tool{key: "c", name: "deadlinelint -test=false", argv: []string{dl, "-test=false"}, okExit: exitAtMost(1)})
+			tools = append(tools,
+				tool{
+					key: "c", name: "deadlinelint -test=false, first run",
+					note: "through go vet, its result cache missed on every run (a fresh tool ID), build cache warm: a first run",
+					argv: []string{dl, "-test=false"},
+					env: func(run int) []string {
+						return []string{fmt.Sprintf("DEADLINELINT_BENCH_NONCE=%d-%d", os.Getpid(), run)}
+					},
+					okExit: exitAtMost(1),
+				},
+				tool{
+					key: "c1", name: "deadlinelint -test=false, unchanged re-run",
+					note:   "the same run again on the unchanged corpus: go vet's cache answers",
+					argv:   []string{dl, "-test=false"},
+					env:    func(int) []string { return []string{fmt.Sprintf("DEADLINELINT_BENCH_NONCE=%d-warm", os.Getpid())} },
+					okExit: exitAtMost(1),
+				},
+				tool{
+					key: "c2", name: "deadlinelint -test=false, one file edited",
+					note: "a file of a package no other package of the corpus imports is changed before each run (a comment added)",
+					argv: []string{dl, "-test=false"},
+					env:  func(int) []string { return []string{fmt.Sprintf("DEADLINELINT_BENCH_NONCE=%d-warm", os.Getpid())} },
+					edit: true, okExit: exitAtMost(1),
+				},
+				tool{
+					key: "c3", name: "deadlinelint -test=false, in the process",
+					note:   "DEADLINELINT_INPROCESS=1: go/packages and the checker in one process, every dependency type-checked from source, nothing cached",
+					argv:   []string{dl, "-test=false"},
+					env:    func(int) []string { return []string{"DEADLINELINT_INPROCESS=1"} },
+					okExit: exitAtMost(1),
+				},
+			)
 		}
 	}
 
@@ -64,6 +98,11 @@ func buildTools(ctx context.Context, root, bin, corpusDir string, floorMode stri
 			// while compiled export data stays cached.
 			env:    func(run int) []string { return []string{fmt.Sprintf("BENCH_VET_NONCE=%d-%d", os.Getpid(), run)} },
 			okExit: exitAtMost(1),
+		},
+		tool{
+			key: "d1", name: "go vet (default suite, with tests), unchanged re-run",
+			note: "go vet's own re-run on the unchanged corpus: the anchor for (c1)",
+			argv: []string{"go", "vet"}, okExit: exitAtMost(1),
 		},
 		tool{key: "d'", name: "vet suite on floor's driver -test=false", argv: []string{floor, "-suite=vet", "-test=false"}, okExit: exitAtMost(0)},
 	)

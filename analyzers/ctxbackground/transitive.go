@@ -3,8 +3,6 @@ package ctxbackground
 import (
 	"fmt"
 	"go/token"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -537,7 +535,7 @@ func (x *fileIndex) position(where string) token.Pos {
 	if f == nil || line > f.LineCount() {
 		// Not parsed here, or known only as far as export data records it (go vet analyses one
 		// package at a time): add the file as it is on disk, for its positions only.
-		f = x.addFromDisk(name)
+		f, _ = report.FileFromDisk(x.fset, name)
 		if f == nil || line > f.LineCount() {
 			return token.NoPos
 		}
@@ -545,17 +543,3 @@ func (x *fileIndex) position(where string) token.Pos {
 	return f.LineStart(line)
 }
 
-// addFromDisk adds the file name, read from disk, to the file set, or returns nil.
-func (x *fileIndex) addFromDisk(name string) *token.File {
-	if !filepath.IsAbs(name) {
-		return nil
-	}
-	content, err := os.ReadFile(name)
-	if err != nil {
-		return nil
-	}
-	f := x.fset.AddFile(name, -1, len(content))
-	f.SetLinesForContent(content)
-	x.byName[name] = f
-	return f
-}

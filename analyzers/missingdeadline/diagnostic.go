@@ -67,7 +67,7 @@ func (c *checker) hops(s *site) []analysis.RelatedInformation {
 			s = n.via
 		case s.fact != nil && s.callee.Pos().IsValid():
 			out = append(out, analysis.RelatedInformation{
-				Pos:     s.callee.Pos(),
+				Pos:     report.DeclPos(c.pass.Fset, s.callee),
 				Message: fmt.Sprintf("%s passes its ctx on to %s", report.FuncName(s.callee), s.fact.Path),
 			})
 			return out

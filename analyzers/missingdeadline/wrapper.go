@@ -76,7 +76,7 @@ func (c *checker) apiCallers(rep *report.Reporter, apis map[*types.Func]*noCtxAP
 			"%s calls RPC %s with %s, which has no deadline; call its variant that takes a ctx",
 			report.FuncName(cl.callee), rpc, f.Root)}
 		if cl.callee.Pos().IsValid() {
-			d.Related = []analysis.RelatedInformation{{Pos: cl.callee.Pos(), Message: report.FuncName(cl.callee) + " is declared here"}}
+			d.Related = []analysis.RelatedInformation{{Pos: report.DeclPos(c.pass.Fset, cl.callee), Message: report.FuncName(cl.callee) + " is declared here"}}
 		}
 		rep.Report(d)
 	}

@@ -23,6 +23,12 @@ func main() {
 	driver.ContainPanics(analyzers)
 	info, _ := debug.ReadBuildInfo()
 	v := version(info)
+	if nonce := os.Getenv("DEADLINELINT_BENCH_NONCE"); nonce != "" && len(os.Args) == 2 && strings.TrimLeft(os.Args[1], "-") == "V=full" {
+		// The benchmark's first-run rows: a tool ID of its own per run makes go vet's result
+		// cache miss while compiled export data stays cached.
+		fmt.Printf("deadlinelint version bench-%s\n", nonce)
+		return
+	}
 	if fullVersionOfRelease(os.Args[1:], v) {
 		// go vet keys its cache on this line: a released version names the build exactly
 		// (unitchecker's own answer, for a devel build, is the executable's build ID).
