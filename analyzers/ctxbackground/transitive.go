@@ -542,4 +542,3 @@ func (x *fileIndex) position(where string) token.Pos {
 	}
 	return f.LineStart(line)
 }
-

@@ -21,7 +21,7 @@ const typed time.Duration = 500 // typed: deliberate nanoseconds, or not; not kn
 func bare(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, 500) // want `the duration of context\.WithTimeout is 500 nanoseconds: a bare number has no unit; multiply it by one, such as time\.Millisecond or time\.Second`
 	defer cancel()
-	<-time.After(retryWait) // want `the duration of time\.After is 250 nanoseconds`
+	<-time.After(retryWait)      // want `the duration of time\.After is 250 nanoseconds`
 	t := time.NewTimer(2 * 1000) // want `the duration of time\.NewTimer is 2000 nanoseconds`
 	defer t.Stop()
 	time.AfterFunc(retryWait*attempts, func() {}) // want `the duration of time\.AfterFunc is 750 nanoseconds`
@@ -55,7 +55,7 @@ func dialing() {
 }
 
 func clients() {
-	_ = &http.Client{Timeout: 30} // want `http\.Client's Timeout is 30 nanoseconds`
+	_ = &http.Client{Timeout: 30}                                    // want `http\.Client's Timeout is 30 nanoseconds`
 	_ = &http.Server{ReadTimeout: 5 * time.Second, WriteTimeout: 10} // want `http\.Server's WriteTimeout is 10 nanoseconds`
 	_ = &http.Transport{IdleConnTimeout: 90 * time.Second, TLSHandshakeTimeout: 0}
 }

@@ -65,7 +65,7 @@ func (m *Manager) syncNode(ctx context.Context, name string) error {
 	}
 	if phase == "NotReady" && n.Phase == "Ready" {
 		// give a flapping agent a moment before declaring the node gone
-		time.Sleep(m.cfg.NodeSettle) // OK: time.Sleep: a single deliberate settle delay, in no loop (ctxless reports a sleep only in a loop that can turn without checking a ctx; precision issue)
+		time.Sleep(m.cfg.NodeSettle)                                   // OK: time.Sleep: a single deliberate settle delay, in no loop (ctxless reports a sleep only in a loop that can turn without checking a ctx; precision issue)
 		if st2, err2 := c.Status(ctx); err2 == nil && st2.GetReady() { // OK
 			st, phase, heartbeat = st2, "Ready", time.Now()
 		}

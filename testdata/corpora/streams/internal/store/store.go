@@ -156,3 +156,52 @@ func (s *Store) CachedStats(name string) (Stats, error) {
 	}
 	return st, nil
 }
+
+// Consumer is a durable consumer of a topic.
+type Consumer struct {
+	Name          string
+	Topic         string
+	AckedSequence int64
+}
+
+// ConstraintError reports a violated table constraint (the driver's error, unwrapped).
+type ConstraintError struct {
+	Constraint string
+	Err        error
+}
+
+func (e *ConstraintError) Error() string {
+	return fmt.Sprintf("constraint %s: %v", e.Constraint, e.Err)
+}
+func (e *ConstraintError) Unwrap() error { return e.Err }
+
+// ListConsumers lists a topic's durable consumers.
+func (s *Store) ListConsumers(ctx context.Context, topic string) ([]Consumer, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT name, acked_seq FROM consumers WHERE topic = $1 ORDER BY name`, topic)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Consumer
+	for rows.Next() {
+		c := Consumer{Topic: topic}
+		if err := rows.Scan(&c.Name, &c.AckedSequence); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// ResetConsumer moves a consumer's position. The ack_not_ahead constraint refuses positions
+// past the end of the journal.
+func (s *Store) ResetConsumer(ctx context.Context, topic, name string, seq int64) (Consumer, error) {
+	_, err := s.db.ExecContext(ctx, `UPDATE consumers SET acked_seq = $3 WHERE topic = $1 AND name = $2`, topic, name, seq)
+	if err != nil && strings.Contains(err.Error(), "ack_not_ahead") {
+		return Consumer{}, &ConstraintError{Constraint: "ack_not_ahead", Err: err}
+	}
+	if err != nil {
+		return Consumer{}, err
+	}
+	return Consumer{Name: name, Topic: topic, AckedSequence: seq}, nil
+}

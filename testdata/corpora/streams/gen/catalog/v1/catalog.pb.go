@@ -773,6 +773,414 @@ func (x *TransferOwnershipRequest) GetNewOwner() string {
 	return ""
 }
 
+type DescribeTopicRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DescribeTopicRequest) Reset() {
+	*x = DescribeTopicRequest{}
+	mi := &file_catalog_v1_catalog_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DescribeTopicRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DescribeTopicRequest) ProtoMessage() {}
+
+func (x *DescribeTopicRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_catalog_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DescribeTopicRequest.ProtoReflect.Descriptor instead.
+func (*DescribeTopicRequest) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_catalog_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *DescribeTopicRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+type TopicDescription struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Topic         *Topic                 `protobuf:"bytes,1,opt,name=topic,proto3" json:"topic,omitempty"`
+	Subscribers   int64                  `protobuf:"varint,2,opt,name=subscribers,proto3" json:"subscribers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TopicDescription) Reset() {
+	*x = TopicDescription{}
+	mi := &file_catalog_v1_catalog_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TopicDescription) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TopicDescription) ProtoMessage() {}
+
+func (x *TopicDescription) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_catalog_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TopicDescription.ProtoReflect.Descriptor instead.
+func (*TopicDescription) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_catalog_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *TopicDescription) GetTopic() *Topic {
+	if x != nil {
+		return x.Topic
+	}
+	return nil
+}
+
+func (x *TopicDescription) GetSubscribers() int64 {
+	if x != nil {
+		return x.Subscribers
+	}
+	return 0
+}
+
+type Consumer struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Topic         string                 `protobuf:"bytes,2,opt,name=topic,proto3" json:"topic,omitempty"`
+	AckedSequence int64                  `protobuf:"varint,3,opt,name=acked_sequence,json=ackedSequence,proto3" json:"acked_sequence,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Consumer) Reset() {
+	*x = Consumer{}
+	mi := &file_catalog_v1_catalog_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Consumer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Consumer) ProtoMessage() {}
+
+func (x *Consumer) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_catalog_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Consumer.ProtoReflect.Descriptor instead.
+func (*Consumer) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_catalog_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *Consumer) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Consumer) GetTopic() string {
+	if x != nil {
+		return x.Topic
+	}
+	return ""
+}
+
+func (x *Consumer) GetAckedSequence() int64 {
+	if x != nil {
+		return x.AckedSequence
+	}
+	return 0
+}
+
+type ListConsumersRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Topic         string                 `protobuf:"bytes,1,opt,name=topic,proto3" json:"topic,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListConsumersRequest) Reset() {
+	*x = ListConsumersRequest{}
+	mi := &file_catalog_v1_catalog_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListConsumersRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListConsumersRequest) ProtoMessage() {}
+
+func (x *ListConsumersRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_catalog_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListConsumersRequest.ProtoReflect.Descriptor instead.
+func (*ListConsumersRequest) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_catalog_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *ListConsumersRequest) GetTopic() string {
+	if x != nil {
+		return x.Topic
+	}
+	return ""
+}
+
+type ListConsumersResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Consumers     []*Consumer            `protobuf:"bytes,1,rep,name=consumers,proto3" json:"consumers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListConsumersResponse) Reset() {
+	*x = ListConsumersResponse{}
+	mi := &file_catalog_v1_catalog_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListConsumersResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListConsumersResponse) ProtoMessage() {}
+
+func (x *ListConsumersResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_catalog_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListConsumersResponse.ProtoReflect.Descriptor instead.
+func (*ListConsumersResponse) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_catalog_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *ListConsumersResponse) GetConsumers() []*Consumer {
+	if x != nil {
+		return x.Consumers
+	}
+	return nil
+}
+
+type ResetConsumerRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Topic         string                 `protobuf:"bytes,1,opt,name=topic,proto3" json:"topic,omitempty"`
+	Consumer      string                 `protobuf:"bytes,2,opt,name=consumer,proto3" json:"consumer,omitempty"`
+	ToSequence    int64                  `protobuf:"varint,3,opt,name=to_sequence,json=toSequence,proto3" json:"to_sequence,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResetConsumerRequest) Reset() {
+	*x = ResetConsumerRequest{}
+	mi := &file_catalog_v1_catalog_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResetConsumerRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResetConsumerRequest) ProtoMessage() {}
+
+func (x *ResetConsumerRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_catalog_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResetConsumerRequest.ProtoReflect.Descriptor instead.
+func (*ResetConsumerRequest) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_catalog_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *ResetConsumerRequest) GetTopic() string {
+	if x != nil {
+		return x.Topic
+	}
+	return ""
+}
+
+func (x *ResetConsumerRequest) GetConsumer() string {
+	if x != nil {
+		return x.Consumer
+	}
+	return ""
+}
+
+func (x *ResetConsumerRequest) GetToSequence() int64 {
+	if x != nil {
+		return x.ToSequence
+	}
+	return 0
+}
+
+type GetTenantQuotaRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tenant        string                 `protobuf:"bytes,1,opt,name=tenant,proto3" json:"tenant,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetTenantQuotaRequest) Reset() {
+	*x = GetTenantQuotaRequest{}
+	mi := &file_catalog_v1_catalog_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetTenantQuotaRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetTenantQuotaRequest) ProtoMessage() {}
+
+func (x *GetTenantQuotaRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_catalog_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetTenantQuotaRequest.ProtoReflect.Descriptor instead.
+func (*GetTenantQuotaRequest) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_catalog_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *GetTenantQuotaRequest) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+type TenantQuota struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tenant        string                 `protobuf:"bytes,1,opt,name=tenant,proto3" json:"tenant,omitempty"`
+	MaxTopics     int32                  `protobuf:"varint,2,opt,name=max_topics,json=maxTopics,proto3" json:"max_topics,omitempty"`
+	UsedTopics    int32                  `protobuf:"varint,3,opt,name=used_topics,json=usedTopics,proto3" json:"used_topics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TenantQuota) Reset() {
+	*x = TenantQuota{}
+	mi := &file_catalog_v1_catalog_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TenantQuota) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TenantQuota) ProtoMessage() {}
+
+func (x *TenantQuota) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_catalog_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TenantQuota.ProtoReflect.Descriptor instead.
+func (*TenantQuota) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_catalog_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *TenantQuota) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+func (x *TenantQuota) GetMaxTopics() int32 {
+	if x != nil {
+		return x.MaxTopics
+	}
+	return 0
+}
+
+func (x *TenantQuota) GetUsedTopics() int32 {
+	if x != nil {
+		return x.UsedTopics
+	}
+	return 0
+}
+
 var File_catalog_v1_catalog_proto protoreflect.FileDescriptor
 
 const file_catalog_v1_catalog_proto_rawDesc = "" +
@@ -829,7 +1237,33 @@ const file_catalog_v1_catalog_proto_rawDesc = "" +
 	"\bnew_name\x18\x02 \x01(\tR\anewName\"K\n" +
 	"\x18TransferOwnershipRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1b\n" +
-	"\tnew_owner\x18\x02 \x01(\tR\bnewOwner2\x9d\x05\n" +
+	"\tnew_owner\x18\x02 \x01(\tR\bnewOwner\"*\n" +
+	"\x14DescribeTopicRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"]\n" +
+	"\x10TopicDescription\x12'\n" +
+	"\x05topic\x18\x01 \x01(\v2\x11.catalog.v1.TopicR\x05topic\x12 \n" +
+	"\vsubscribers\x18\x02 \x01(\x03R\vsubscribers\"[\n" +
+	"\bConsumer\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05topic\x18\x02 \x01(\tR\x05topic\x12%\n" +
+	"\x0eacked_sequence\x18\x03 \x01(\x03R\rackedSequence\",\n" +
+	"\x14ListConsumersRequest\x12\x14\n" +
+	"\x05topic\x18\x01 \x01(\tR\x05topic\"K\n" +
+	"\x15ListConsumersResponse\x122\n" +
+	"\tconsumers\x18\x01 \x03(\v2\x14.catalog.v1.ConsumerR\tconsumers\"i\n" +
+	"\x14ResetConsumerRequest\x12\x14\n" +
+	"\x05topic\x18\x01 \x01(\tR\x05topic\x12\x1a\n" +
+	"\bconsumer\x18\x02 \x01(\tR\bconsumer\x12\x1f\n" +
+	"\vto_sequence\x18\x03 \x01(\x03R\n" +
+	"toSequence\"/\n" +
+	"\x15GetTenantQuotaRequest\x12\x16\n" +
+	"\x06tenant\x18\x01 \x01(\tR\x06tenant\"e\n" +
+	"\vTenantQuota\x12\x16\n" +
+	"\x06tenant\x18\x01 \x01(\tR\x06tenant\x12\x1d\n" +
+	"\n" +
+	"max_topics\x18\x02 \x01(\x05R\tmaxTopics\x12\x1f\n" +
+	"\vused_topics\x18\x03 \x01(\x05R\n" +
+	"usedTopics2\xdb\a\n" +
 	"\x0eCatalogService\x12:\n" +
 	"\bGetTopic\x12\x1b.catalog.v1.GetTopicRequest\x1a\x11.catalog.v1.Topic\x12K\n" +
 	"\n" +
@@ -841,7 +1275,11 @@ const file_catalog_v1_catalog_proto_rawDesc = "" +
 	"\n" +
 	"PurgeTopic\x12\x1d.catalog.v1.PurgeTopicRequest\x1a\x1e.catalog.v1.PurgeTopicResponse\x12@\n" +
 	"\vRenameTopic\x12\x1e.catalog.v1.RenameTopicRequest\x1a\x11.catalog.v1.Topic\x12L\n" +
-	"\x11TransferOwnership\x12$.catalog.v1.TransferOwnershipRequest\x1a\x11.catalog.v1.TopicB/Z-example.test/streams/gen/catalog/v1;catalogv1b\x06proto3"
+	"\x11TransferOwnership\x12$.catalog.v1.TransferOwnershipRequest\x1a\x11.catalog.v1.Topic\x12O\n" +
+	"\rDescribeTopic\x12 .catalog.v1.DescribeTopicRequest\x1a\x1c.catalog.v1.TopicDescription\x12T\n" +
+	"\rListConsumers\x12 .catalog.v1.ListConsumersRequest\x1a!.catalog.v1.ListConsumersResponse\x12G\n" +
+	"\rResetConsumer\x12 .catalog.v1.ResetConsumerRequest\x1a\x14.catalog.v1.Consumer\x12L\n" +
+	"\x0eGetTenantQuota\x12!.catalog.v1.GetTenantQuotaRequest\x1a\x17.catalog.v1.TenantQuotaB/Z-example.test/streams/gen/catalog/v1;catalogv1b\x06proto3"
 
 var (
 	file_catalog_v1_catalog_proto_rawDescOnce sync.Once
@@ -855,7 +1293,7 @@ func file_catalog_v1_catalog_proto_rawDescGZIP() []byte {
 	return file_catalog_v1_catalog_proto_rawDescData
 }
 
-var file_catalog_v1_catalog_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
+var file_catalog_v1_catalog_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_catalog_v1_catalog_proto_goTypes = []any{
 	(*Topic)(nil),                    // 0: catalog.v1.Topic
 	(*GetTopicRequest)(nil),          // 1: catalog.v1.GetTopicRequest
@@ -871,32 +1309,50 @@ var file_catalog_v1_catalog_proto_goTypes = []any{
 	(*PurgeTopicResponse)(nil),       // 11: catalog.v1.PurgeTopicResponse
 	(*RenameTopicRequest)(nil),       // 12: catalog.v1.RenameTopicRequest
 	(*TransferOwnershipRequest)(nil), // 13: catalog.v1.TransferOwnershipRequest
+	(*DescribeTopicRequest)(nil),     // 14: catalog.v1.DescribeTopicRequest
+	(*TopicDescription)(nil),         // 15: catalog.v1.TopicDescription
+	(*Consumer)(nil),                 // 16: catalog.v1.Consumer
+	(*ListConsumersRequest)(nil),     // 17: catalog.v1.ListConsumersRequest
+	(*ListConsumersResponse)(nil),    // 18: catalog.v1.ListConsumersResponse
+	(*ResetConsumerRequest)(nil),     // 19: catalog.v1.ResetConsumerRequest
+	(*GetTenantQuotaRequest)(nil),    // 20: catalog.v1.GetTenantQuotaRequest
+	(*TenantQuota)(nil),              // 21: catalog.v1.TenantQuota
 }
 var file_catalog_v1_catalog_proto_depIdxs = []int32{
 	0,  // 0: catalog.v1.ListTopicsResponse.topics:type_name -> catalog.v1.Topic
-	1,  // 1: catalog.v1.CatalogService.GetTopic:input_type -> catalog.v1.GetTopicRequest
-	2,  // 2: catalog.v1.CatalogService.ListTopics:input_type -> catalog.v1.ListTopicsRequest
-	4,  // 3: catalog.v1.CatalogService.CreateTopic:input_type -> catalog.v1.CreateTopicRequest
-	5,  // 4: catalog.v1.CatalogService.DeleteTopic:input_type -> catalog.v1.DeleteTopicRequest
-	7,  // 5: catalog.v1.CatalogService.UpdateRetention:input_type -> catalog.v1.UpdateRetentionRequest
-	8,  // 6: catalog.v1.CatalogService.GetTopicStats:input_type -> catalog.v1.GetTopicStatsRequest
-	10, // 7: catalog.v1.CatalogService.PurgeTopic:input_type -> catalog.v1.PurgeTopicRequest
-	12, // 8: catalog.v1.CatalogService.RenameTopic:input_type -> catalog.v1.RenameTopicRequest
-	13, // 9: catalog.v1.CatalogService.TransferOwnership:input_type -> catalog.v1.TransferOwnershipRequest
-	0,  // 10: catalog.v1.CatalogService.GetTopic:output_type -> catalog.v1.Topic
-	3,  // 11: catalog.v1.CatalogService.ListTopics:output_type -> catalog.v1.ListTopicsResponse
-	0,  // 12: catalog.v1.CatalogService.CreateTopic:output_type -> catalog.v1.Topic
-	6,  // 13: catalog.v1.CatalogService.DeleteTopic:output_type -> catalog.v1.DeleteTopicResponse
-	0,  // 14: catalog.v1.CatalogService.UpdateRetention:output_type -> catalog.v1.Topic
-	9,  // 15: catalog.v1.CatalogService.GetTopicStats:output_type -> catalog.v1.TopicStats
-	11, // 16: catalog.v1.CatalogService.PurgeTopic:output_type -> catalog.v1.PurgeTopicResponse
-	0,  // 17: catalog.v1.CatalogService.RenameTopic:output_type -> catalog.v1.Topic
-	0,  // 18: catalog.v1.CatalogService.TransferOwnership:output_type -> catalog.v1.Topic
-	10, // [10:19] is the sub-list for method output_type
-	1,  // [1:10] is the sub-list for method input_type
-	1,  // [1:1] is the sub-list for extension type_name
-	1,  // [1:1] is the sub-list for extension extendee
-	0,  // [0:1] is the sub-list for field type_name
+	0,  // 1: catalog.v1.TopicDescription.topic:type_name -> catalog.v1.Topic
+	16, // 2: catalog.v1.ListConsumersResponse.consumers:type_name -> catalog.v1.Consumer
+	1,  // 3: catalog.v1.CatalogService.GetTopic:input_type -> catalog.v1.GetTopicRequest
+	2,  // 4: catalog.v1.CatalogService.ListTopics:input_type -> catalog.v1.ListTopicsRequest
+	4,  // 5: catalog.v1.CatalogService.CreateTopic:input_type -> catalog.v1.CreateTopicRequest
+	5,  // 6: catalog.v1.CatalogService.DeleteTopic:input_type -> catalog.v1.DeleteTopicRequest
+	7,  // 7: catalog.v1.CatalogService.UpdateRetention:input_type -> catalog.v1.UpdateRetentionRequest
+	8,  // 8: catalog.v1.CatalogService.GetTopicStats:input_type -> catalog.v1.GetTopicStatsRequest
+	10, // 9: catalog.v1.CatalogService.PurgeTopic:input_type -> catalog.v1.PurgeTopicRequest
+	12, // 10: catalog.v1.CatalogService.RenameTopic:input_type -> catalog.v1.RenameTopicRequest
+	13, // 11: catalog.v1.CatalogService.TransferOwnership:input_type -> catalog.v1.TransferOwnershipRequest
+	14, // 12: catalog.v1.CatalogService.DescribeTopic:input_type -> catalog.v1.DescribeTopicRequest
+	17, // 13: catalog.v1.CatalogService.ListConsumers:input_type -> catalog.v1.ListConsumersRequest
+	19, // 14: catalog.v1.CatalogService.ResetConsumer:input_type -> catalog.v1.ResetConsumerRequest
+	20, // 15: catalog.v1.CatalogService.GetTenantQuota:input_type -> catalog.v1.GetTenantQuotaRequest
+	0,  // 16: catalog.v1.CatalogService.GetTopic:output_type -> catalog.v1.Topic
+	3,  // 17: catalog.v1.CatalogService.ListTopics:output_type -> catalog.v1.ListTopicsResponse
+	0,  // 18: catalog.v1.CatalogService.CreateTopic:output_type -> catalog.v1.Topic
+	6,  // 19: catalog.v1.CatalogService.DeleteTopic:output_type -> catalog.v1.DeleteTopicResponse
+	0,  // 20: catalog.v1.CatalogService.UpdateRetention:output_type -> catalog.v1.Topic
+	9,  // 21: catalog.v1.CatalogService.GetTopicStats:output_type -> catalog.v1.TopicStats
+	11, // 22: catalog.v1.CatalogService.PurgeTopic:output_type -> catalog.v1.PurgeTopicResponse
+	0,  // 23: catalog.v1.CatalogService.RenameTopic:output_type -> catalog.v1.Topic
+	0,  // 24: catalog.v1.CatalogService.TransferOwnership:output_type -> catalog.v1.Topic
+	15, // 25: catalog.v1.CatalogService.DescribeTopic:output_type -> catalog.v1.TopicDescription
+	18, // 26: catalog.v1.CatalogService.ListConsumers:output_type -> catalog.v1.ListConsumersResponse
+	16, // 27: catalog.v1.CatalogService.ResetConsumer:output_type -> catalog.v1.Consumer
+	21, // 28: catalog.v1.CatalogService.GetTenantQuota:output_type -> catalog.v1.TenantQuota
+	16, // [16:29] is the sub-list for method output_type
+	3,  // [3:16] is the sub-list for method input_type
+	3,  // [3:3] is the sub-list for extension type_name
+	3,  // [3:3] is the sub-list for extension extendee
+	0,  // [0:3] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_catalog_proto_init() }
@@ -910,7 +1366,7 @@ func file_catalog_v1_catalog_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_catalog_proto_rawDesc), len(file_catalog_v1_catalog_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   14,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -28,6 +28,10 @@ const (
 	CatalogService_PurgeTopic_FullMethodName        = "/catalog.v1.CatalogService/PurgeTopic"
 	CatalogService_RenameTopic_FullMethodName       = "/catalog.v1.CatalogService/RenameTopic"
 	CatalogService_TransferOwnership_FullMethodName = "/catalog.v1.CatalogService/TransferOwnership"
+	CatalogService_DescribeTopic_FullMethodName     = "/catalog.v1.CatalogService/DescribeTopic"
+	CatalogService_ListConsumers_FullMethodName     = "/catalog.v1.CatalogService/ListConsumers"
+	CatalogService_ResetConsumer_FullMethodName     = "/catalog.v1.CatalogService/ResetConsumer"
+	CatalogService_GetTenantQuota_FullMethodName    = "/catalog.v1.CatalogService/GetTenantQuota"
 )
 
 // CatalogServiceClient is the client API for CatalogService service.
@@ -45,6 +49,10 @@ type CatalogServiceClient interface {
 	PurgeTopic(ctx context.Context, in *PurgeTopicRequest, opts ...grpc.CallOption) (*PurgeTopicResponse, error)
 	RenameTopic(ctx context.Context, in *RenameTopicRequest, opts ...grpc.CallOption) (*Topic, error)
 	TransferOwnership(ctx context.Context, in *TransferOwnershipRequest, opts ...grpc.CallOption) (*Topic, error)
+	DescribeTopic(ctx context.Context, in *DescribeTopicRequest, opts ...grpc.CallOption) (*TopicDescription, error)
+	ListConsumers(ctx context.Context, in *ListConsumersRequest, opts ...grpc.CallOption) (*ListConsumersResponse, error)
+	ResetConsumer(ctx context.Context, in *ResetConsumerRequest, opts ...grpc.CallOption) (*Consumer, error)
+	GetTenantQuota(ctx context.Context, in *GetTenantQuotaRequest, opts ...grpc.CallOption) (*TenantQuota, error)
 }
 
 type catalogServiceClient struct {
@@ -145,6 +153,46 @@ func (c *catalogServiceClient) TransferOwnership(ctx context.Context, in *Transf
 	return out, nil
 }
 
+func (c *catalogServiceClient) DescribeTopic(ctx context.Context, in *DescribeTopicRequest, opts ...grpc.CallOption) (*TopicDescription, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TopicDescription)
+	err := c.cc.Invoke(ctx, CatalogService_DescribeTopic_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *catalogServiceClient) ListConsumers(ctx context.Context, in *ListConsumersRequest, opts ...grpc.CallOption) (*ListConsumersResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListConsumersResponse)
+	err := c.cc.Invoke(ctx, CatalogService_ListConsumers_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *catalogServiceClient) ResetConsumer(ctx context.Context, in *ResetConsumerRequest, opts ...grpc.CallOption) (*Consumer, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Consumer)
+	err := c.cc.Invoke(ctx, CatalogService_ResetConsumer_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *catalogServiceClient) GetTenantQuota(ctx context.Context, in *GetTenantQuotaRequest, opts ...grpc.CallOption) (*TenantQuota, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TenantQuota)
+	err := c.cc.Invoke(ctx, CatalogService_GetTenantQuota_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // CatalogServiceServer is the server API for CatalogService service.
 // All implementations must embed UnimplementedCatalogServiceServer
 // for forward compatibility.
@@ -160,6 +208,10 @@ type CatalogServiceServer interface {
 	PurgeTopic(context.Context, *PurgeTopicRequest) (*PurgeTopicResponse, error)
 	RenameTopic(context.Context, *RenameTopicRequest) (*Topic, error)
 	TransferOwnership(context.Context, *TransferOwnershipRequest) (*Topic, error)
+	DescribeTopic(context.Context, *DescribeTopicRequest) (*TopicDescription, error)
+	ListConsumers(context.Context, *ListConsumersRequest) (*ListConsumersResponse, error)
+	ResetConsumer(context.Context, *ResetConsumerRequest) (*Consumer, error)
+	GetTenantQuota(context.Context, *GetTenantQuotaRequest) (*TenantQuota, error)
 	mustEmbedUnimplementedCatalogServiceServer()
 }
 
@@ -196,6 +248,18 @@ func (UnimplementedCatalogServiceServer) RenameTopic(context.Context, *RenameTop
 }
 func (UnimplementedCatalogServiceServer) TransferOwnership(context.Context, *TransferOwnershipRequest) (*Topic, error) {
 	return nil, status.Error(codes.Unimplemented, "method TransferOwnership not implemented")
+}
+func (UnimplementedCatalogServiceServer) DescribeTopic(context.Context, *DescribeTopicRequest) (*TopicDescription, error) {
+	return nil, status.Error(codes.Unimplemented, "method DescribeTopic not implemented")
+}
+func (UnimplementedCatalogServiceServer) ListConsumers(context.Context, *ListConsumersRequest) (*ListConsumersResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListConsumers not implemented")
+}
+func (UnimplementedCatalogServiceServer) ResetConsumer(context.Context, *ResetConsumerRequest) (*Consumer, error) {
+	return nil, status.Error(codes.Unimplemented, "method ResetConsumer not implemented")
+}
+func (UnimplementedCatalogServiceServer) GetTenantQuota(context.Context, *GetTenantQuotaRequest) (*TenantQuota, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetTenantQuota not implemented")
 }
 func (UnimplementedCatalogServiceServer) mustEmbedUnimplementedCatalogServiceServer() {}
 func (UnimplementedCatalogServiceServer) testEmbeddedByValue()                        {}
@@ -380,6 +444,78 @@ func _CatalogService_TransferOwnership_Handler(srv interface{}, ctx context.Cont
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CatalogService_DescribeTopic_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DescribeTopicRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CatalogServiceServer).DescribeTopic(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CatalogService_DescribeTopic_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CatalogServiceServer).DescribeTopic(ctx, req.(*DescribeTopicRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CatalogService_ListConsumers_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListConsumersRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CatalogServiceServer).ListConsumers(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CatalogService_ListConsumers_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CatalogServiceServer).ListConsumers(ctx, req.(*ListConsumersRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CatalogService_ResetConsumer_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ResetConsumerRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CatalogServiceServer).ResetConsumer(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CatalogService_ResetConsumer_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CatalogServiceServer).ResetConsumer(ctx, req.(*ResetConsumerRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CatalogService_GetTenantQuota_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetTenantQuotaRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CatalogServiceServer).GetTenantQuota(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CatalogService_GetTenantQuota_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CatalogServiceServer).GetTenantQuota(ctx, req.(*GetTenantQuotaRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // CatalogService_ServiceDesc is the grpc.ServiceDesc for CatalogService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -422,6 +558,22 @@ var CatalogService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "TransferOwnership",
 			Handler:    _CatalogService_TransferOwnership_Handler,
+		},
+		{
+			MethodName: "DescribeTopic",
+			Handler:    _CatalogService_DescribeTopic_Handler,
+		},
+		{
+			MethodName: "ListConsumers",
+			Handler:    _CatalogService_ListConsumers_Handler,
+		},
+		{
+			MethodName: "ResetConsumer",
+			Handler:    _CatalogService_ResetConsumer_Handler,
+		},
+		{
+			MethodName: "GetTenantQuota",
+			Handler:    _CatalogService_GetTenantQuota_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
