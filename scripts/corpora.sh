@@ -54,7 +54,7 @@ for name in "${names[@]}"; do
 	fi
 	if out=$(python3 "$checker" "$dir" "$work/$name.json" $strict 2>&1); then
 		echo "corpora: ok   $name: $(echo "$out" | grep '^total' | awk '{printf "%d planted, %d found, %d false positives, %d missed", $2, $3, $4, $5}')"
-		echo "$out" | grep '^UNJUDGED' | sed 's/^/corpora:   /' || true
+		echo "$out" | grep -E '^(UNJUDGED|DISPUTED)' | sed 's/^/corpora:   /' || true
 	else
 		echo "corpora: FAIL $name"
 		echo "$out" | sed 's/^/corpora:   /'

@@ -218,7 +218,7 @@ func (d *deadline) unchecked(v ssa.Value, depth int, seen map[ssa.Value]bool) *s
 
 // usedUnchecked reports whether the result v of arithmetic on the time is used on a path where
 // ok was not checked: by anything but a phi edge from a checked block (a default put in its
-// place when there is no deadline).
+// place when there is no deadline), directly or through further arithmetic.
 func (d *deadline) usedUnchecked(v ssa.Value, depth int, seen map[ssa.Value]bool) bool {
 	if seen[v] || depth > 6 {
 		return false
@@ -232,6 +232,12 @@ func (d *deadline) usedUnchecked(v ssa.Value, depth int, seen map[ssa.Value]bool
 				if e == v && !d.edgeHolds(ref.Block().Preds[i], ref.Block()) && d.usedUnchecked(ref, depth+1, seen) {
 					return true
 				}
+			}
+		case *ssa.BinOp, *ssa.Convert, *ssa.ChangeType, *ssa.UnOp:
+			// More arithmetic (a share, a conversion, a negation): harm only where its result
+			// is used unchecked in turn. A comparison's result decides a branch: a use.
+			if !d.holds(ref.Block()) && d.usedUnchecked(ref.(ssa.Value), depth+1, seen) {
+				return true
 			}
 		default:
 			if !d.holds(ref.Block()) {

@@ -228,11 +228,56 @@ func (w *walk) contents(v ssa.Value, depth int) {
 		}
 	case *ssa.Call:
 		w.call(v, depth)
+	case *ssa.UnOp:
+		if alloc, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL && typesutil.IsError(v.Type()) {
+			for _, val := range assigned(alloc) {
+				w.contents(val, depth+1)
+			}
+		}
 	case *ssa.Extract:
 		if call, ok := v.Tuple.(*ssa.Call); ok && typesutil.IsError(v.Type()) {
 			w.errorOf(v, call)
 		}
 	}
+}
+
+// assigned returns the values stored to the local error variable alloc, which function literals
+// capturing it assign (subsErr set inside a wg.Go(func() {...})): by the function itself and
+// by the literals it creates. Nothing when its address goes anywhere else.
+func assigned(alloc *ssa.Alloc) []ssa.Value {
+	var vals []ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if ref.Addr != alloc {
+				return nil
+			}
+			vals = append(vals, ref.Val)
+		case *ssa.MakeClosure:
+			fn := ref.Fn.(*ssa.Function)
+			for i, b := range ref.Bindings {
+				if b != alloc || i >= len(fn.FreeVars) {
+					continue
+				}
+				for _, r := range *fn.FreeVars[i].Referrers() {
+					switch r := r.(type) {
+					case *ssa.Store:
+						if r.Addr != fn.FreeVars[i] {
+							return nil
+						}
+						vals = append(vals, r.Val)
+					case *ssa.UnOp, *ssa.DebugRef:
+					default:
+						return nil // handed on further: not followed
+					}
+				}
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
+		default:
+			return nil
+		}
+	}
+	return vals
 }
 
 // call follows a call in a message or cause: err.Error(), fmt.Sprintf/Errorf/Sprint, errors.New

@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
+
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
@@ -60,7 +62,7 @@ func (c *checker) endsOnItsOwn(l *loop) bool {
 			continue
 		}
 		exits := !l.in[b.Succs[0]] || !l.in[b.Succs[1]]
-		if exits && !c.waitingExit(iff.Cond) {
+		if exits && !c.waitingExit(iff.Cond) && !c.awaited(iff.Cond, l) {
 			return true
 		}
 	}
@@ -98,6 +100,164 @@ func (c *checker) waitingExit(cond ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// awaited reports whether cond, which decides an exit of loop l, can change only when
+// something arrives from outside the request: it is computed from values the loop receives
+// from channels that outlive the request, or from the state of a long-lived value read by a
+// call given no ctx of the request (the server's "a slot is free", "nothing pending"), with
+// constants and values fixed before the loop. A count, a clock, a call the analysis cannot
+// place, or a variable it cannot follow lets the loop end on its own.
+func (c *checker) awaited(cond ssa.Value, l *loop) bool {
+	ok, found := c.fromOutside(cond, l, 0, map[ssa.Value]bool{})
+	return ok && found
+}
+
+// fromOutside walks the operands of v: ok reports that every one is a constant, a value fixed
+// before the loop, or one that arrives from outside; found that at least one arrives.
+func (c *checker) fromOutside(v ssa.Value, l *loop, depth int, seen map[ssa.Value]bool) (ok, found bool) {
+	if depth > 8 {
+		return false, false
+	}
+	if seen[v] {
+		return true, false
+	}
+	seen[v] = true
+	if alloc, isAlloc := v.(*ssa.Alloc); isAlloc {
+		return c.stored(alloc, l, depth, seen)
+	}
+	if instr, isInstr := v.(ssa.Instruction); isInstr && !l.in[instr.Block()] {
+		return true, false // computed before the loop
+	}
+	all := func(xs ...ssa.Value) (bool, bool) {
+		any := false
+		for _, x := range xs {
+			ok, found := c.fromOutside(x, l, depth+1, seen)
+			if !ok {
+				return false, false
+			}
+			any = any || found
+		}
+		return true, any
+	}
+	switch v := v.(type) {
+	case *ssa.Const, *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+		return true, false
+	case *ssa.Phi:
+		return all(v.Edges...)
+	case *ssa.BinOp:
+		return all(v.X, v.Y)
+	case *ssa.Convert:
+		return all(v.X)
+	case *ssa.ChangeType:
+		return all(v.X)
+	case *ssa.Field:
+		return all(v.X)
+	case *ssa.UnOp:
+		switch v.Op {
+		case token.ARROW:
+			return c.outlives(v.X, 0), c.outlives(v.X, 0)
+		case token.MUL:
+			switch addr := v.X.(type) {
+			case *ssa.FieldAddr:
+				return all(addr.X)
+			case *ssa.Alloc:
+				if !storedIn(addr, l) {
+					return true, false
+				}
+				return c.stored(addr, l, depth, seen)
+			case *ssa.FreeVar:
+				// A variable the loop does not assign: fixed while it waits.
+				return !storedIn(addr, l), false
+			}
+			return false, false
+		default:
+			return all(v.X)
+		}
+	case *ssa.Extract:
+		if recv, isRecv := v.Tuple.(*ssa.UnOp); isRecv && recv.Op == token.ARROW && v.Index == 0 {
+			return c.outlives(recv.X, 0), c.outlives(recv.X, 0)
+		}
+	case *ssa.Call:
+		if c.readsLongLived(v.Common()) {
+			ok, _ := all(v.Common().Args...)
+			return ok, ok
+		}
+	}
+	return false, false
+}
+
+// stored walks what is stored to the local variable alloc (a variable whose fields the loop
+// reads by address), when it is only stored to as a whole and read.
+func (c *checker) stored(alloc *ssa.Alloc, l *loop, depth int, seen map[ssa.Value]bool) (ok, found bool) {
+	for _, ref := range *alloc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if ref.Addr != alloc {
+				return false, false
+			}
+			ok, f := c.fromOutside(ref.Val, l, depth+1, seen)
+			if !ok {
+				return false, false
+			}
+			found = found || f
+		case *ssa.FieldAddr:
+			if !onlyLoaded(ref) {
+				return false, false
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
+		default:
+			return false, false // its address goes elsewhere
+		}
+	}
+	return true, found
+}
+
+// onlyLoaded reports whether the address of a field is only read through.
+func onlyLoaded(fa *ssa.FieldAddr) bool {
+	for _, ref := range *fa.Referrers() {
+		if u, ok := ref.(*ssa.UnOp); !ok || u.Op != token.MUL {
+			if _, debug := ref.(*ssa.DebugRef); !debug {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// storedIn reports whether the loop l assigns the variable addr.
+func storedIn(addr ssa.Value, l *loop) bool {
+	for _, ref := range *addr.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == addr && l.in[st.Block()] {
+			return true
+		}
+		if _, ok := ref.(*ssa.MakeClosure); ok {
+			return true // a literal may assign it, when the loop calls it
+		}
+	}
+	return false
+}
+
+// readsLongLived reports whether the call is a method of a long-lived value (the server, a
+// package variable, or what a call not given the request's ctx returned), given no ctx of the
+// request and not in package time: it reads state that changes only when others act.
+func (c *checker) readsLongLived(common *ssa.CallCommon) bool {
+	if c.givenRequestCtx(common) {
+		return false
+	}
+	for _, a := range common.Args {
+		if typesutil.IsContext(a.Type()) {
+			return false
+		}
+	}
+	if common.IsInvoke() {
+		return c.longLived(common.Value, 1)
+	}
+	fn := ctxorigin.Callee(common)
+	if fn == nil || fn.Signature().Recv() == nil || len(common.Args) == 0 || fn.Pkg() == nil || fn.Pkg().Path() == "time" {
+		return false
+	}
+	return c.longLived(common.Args[0], 1)
 }
 
 func otherOf(b *ssa.BinOp, x ssa.Value) ssa.Value {

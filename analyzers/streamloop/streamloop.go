@@ -364,6 +364,8 @@ func (c *checker) longLived(x ssa.Value, depth int) bool {
 				return true
 			case *ssa.FreeVar: // the receiver, captured by reference
 				return c.freeVarIsReceiver(addr)
+			case *ssa.Alloc: // the receiver, in the variable the literals that capture it share
+				return c.isReceiver(addr)
 			}
 		}
 	case *ssa.FieldAddr:
@@ -401,6 +403,9 @@ func (c *checker) isReceiver(v ssa.Value) bool {
 	case *ssa.Parameter:
 		return c.info.Scopes.IsServerReceiver(v)
 	case *ssa.Alloc:
+		if !ctxorigin.OnlyLocalStores(v) {
+			return false
+		}
 		stored := false
 		for _, ref := range *v.Referrers() {
 			if st, ok := ref.(*ssa.Store); ok && st.Addr == v {

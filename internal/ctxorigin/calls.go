@@ -1,6 +1,7 @@
 package ctxorigin
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -76,6 +77,41 @@ func (r *Resolver) isRequestStream(v ssa.Value) bool {
 		r.viaBindings(v, func(b ssa.Value) Set {
 			any = true
 			all = all && r.isRequestStream(b)
+			return nil
+		})
+		return any && all
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return r.isRequestStreamVar(v.X)
+		}
+	}
+	return false
+}
+
+// isRequestStreamVar reports whether addr is a variable that only ever holds the server
+// stream of a request scope: the variable a literal capturing the stream shares with its
+// function, assigned nowhere but there, or that variable as the literal sees it.
+func (r *Resolver) isRequestStreamVar(addr ssa.Value) bool {
+	switch a := addr.(type) {
+	case *ssa.Alloc:
+		if !OnlyLocalStores(a) {
+			return false
+		}
+		stored := false
+		for _, ref := range *a.Referrers() {
+			if st, ok := ref.(*ssa.Store); ok {
+				if !r.isRequestStream(st.Val) {
+					return false
+				}
+				stored = true
+			}
+		}
+		return stored
+	case *ssa.FreeVar:
+		all, any := true, false
+		r.viaBindings(a, func(b ssa.Value) Set {
+			any = true
+			all = all && r.isRequestStreamVar(b)
 			return nil
 		})
 		return any && all

@@ -9,6 +9,11 @@ accepted but not required. `// OK?` lines: debatable, reported separately.
 A key judges the rules it was written for: those a file RULES at the corpus root lists (one
 per line), or the first five rules. Findings of other rules are counted, not judged: a key
 written before a rule existed says nothing of it.
+
+A file DISPUTED at the corpus root lists planted findings the project deliberately does not
+report, one per line: `file:line rule | why`. They stay misses (counted in FN and recall, and
+printed with their reason); only --strict lets them pass. An entry that is found, or that
+names no planted finding, fails --strict: the file must say what the tool does.
 """
 import json, os, re, sys, collections
 
@@ -28,6 +33,15 @@ def local(path):
 rules = ['ctxbackground', 'ctxflow', 'detach', 'missingdeadline', 'ctxless']
 if os.path.exists(os.path.join(root, 'RULES')):
     rules = [l.strip() for l in open(os.path.join(root, 'RULES')) if l.strip() and not l.startswith('#')]
+disputed = {}
+if os.path.exists(os.path.join(root, 'DISPUTED')):
+    for l in open(os.path.join(root, 'DISPUTED')):
+        if not l.strip() or l.startswith('#'):
+            continue
+        where, _, why = l.partition('|')
+        loc, rule = where.split()
+        p, line = loc.rsplit(':', 1)
+        disputed[(p, int(line), rule)] = why.strip()
 unjudged = collections.Counter(f['rule'] for f in findings if f['rule'] not in rules)
 findings = [f for f in findings if f['rule'] in rules]
 for f in findings:
@@ -74,12 +88,19 @@ for r in rules:
 E = sum(len(v) for v in exp.values()); T = sum(tp.values())
 print(f"{'total':16} {E:4} {T:4} {len(fp):4} {len(fn):4} {T/E:7.2f} {T/max(1,T+len(fp)):6.2f}")
 for x in sorted(fp): print('FP', *x, '|', next(f['message'] for f in findings if (f['file'], f['line'], f['rule']) == x))
-for x in sorted(fn): print('FN', *x)
+for x in sorted(fn):
+    if x in disputed:
+        print('DISPUTED', *x, '|', disputed[x])
+    else:
+        print('FN', *x)
+stale = [x for x in disputed if x not in fn]
+for x in sorted(stale): print('STALE-DISPUTE', *x, '(found, or not planted: update DISPUTED)')
 for x in sorted(deb): print('DEBATABLE', *x)
 for x in dups: print('DUP', *x, got[x])
 for r, n in sorted(unjudged.items()): print('UNJUDGED', r, n, '(a rule this key was not written for)')
 gen = [f for f in findings if re.search(r'\.pb\.go$|\.connect\.go$', f['file'])]
 for f in gen: print('GENERATED', f['file'], f['line'], f['rule'])
-# With --strict (CI), any false positive, false negative, duplicate or generated-file finding fails.
-if '--strict' in sys.argv[3:] and (fp or fn or dups or gen):
+# With --strict (CI), any false positive, undisputed false negative, stale dispute, duplicate or
+# generated-file finding fails.
+if '--strict' in sys.argv[3:] and (fp or [x for x in fn if x not in disputed] or stale or dups or gen):
     sys.exit(1)

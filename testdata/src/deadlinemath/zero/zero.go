@@ -120,3 +120,27 @@ func phiDefault(ctx context.Context) time.Duration {
 	}
 	return time.Until(dl)
 }
+
+// shareReplaced computes its share from the deadline before looking at ok, then puts a
+// default in its place when there is none: the bogus share is never used. Silent.
+func shareReplaced(ctx context.Context, parts int) time.Duration {
+	dl, ok := ctx.Deadline()
+	share := -time.Duration(int64(time.Until(dl)) / int64(parts))
+	if !ok {
+		share = time.Second
+	}
+	return share
+}
+
+// shareCompared computes the same share but decides on it before looking at ok.
+func shareCompared(ctx context.Context, parts int) time.Duration {
+	dl, ok := ctx.Deadline()
+	share := time.Until(dl) / time.Duration(parts) // want `the time from ctx\.Deadline\(\) is used without checking its ok`
+	if share < time.Millisecond {
+		share = time.Millisecond
+	}
+	if !ok {
+		return time.Second
+	}
+	return share
+}
