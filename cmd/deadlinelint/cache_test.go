@@ -126,3 +126,32 @@ func TestInProcessAndVetRouteAgree(t *testing.T) {
 		t.Fatalf("go vet route:\n%s\nin process:\n%s", vetRoute.stdout, inProcess.stdout)
 	}
 }
+
+// go vet caches a package it analysed only for its facts, as a dependency of the package named,
+// under the same key as a full analysis, and replays that output to a later run that names it. A run on the whole module after a run on one of its
+// commands must still report the dependency's findings, not replay that empty result.
+func TestDependencyFirstThenAll(t *testing.T) {
+	dir := cacheModule(t, dropping)
+	if err := os.MkdirAll(filepath.Join(dir, "cmd", "app"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	main := "package main\n\nimport (\n\t\"context\"\n\n\t\"example.com/cache/api\"\n)\n\nfunc main() { _ = api.Get(context.TODO(), \"1\") }\n"
+	if err := os.WriteFile(filepath.Join(dir, "cmd", "app", "main.go"), []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "api/api.go:13:9: store.Load, called in request scope Get"
+	cmdOnly := deadlinelint(t, dir, "./cmd/app")
+	cmdOnly.wantCode(t, 0)
+	all := deadlinelint(t, dir, "./...")
+	all.wantCode(t, 1)
+	if !strings.Contains(all.stdout, want) {
+		t.Fatalf("after a run on ./cmd/app, ./... lost the finding of the package it imports: want %q in\n%s", want, all.stdout)
+	}
+	// And the other way: go vet replays its cache for the imported packages too, but a run on
+	// ./cmd/app reports ./cmd/app only.
+	again := deadlinelint(t, dir, "./cmd/app")
+	again.wantCode(t, 0)
+	if again.stdout != "" {
+		t.Fatalf("a run on ./cmd/app reported packages it was not asked for:\n%s", again.stdout)
+	}
+}

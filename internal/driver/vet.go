@@ -53,7 +53,8 @@ func (c *Command) vetArgs(cfg *config) []string {
 // precisely what is wrong and still analyses every other package: errors are the rare case,
 // and clear errors matter more there than speed.
 func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*result, error) {
-	if ok, why := c.vetCanAnalyse(dir, cfg); !ok {
+	named, why := c.vetCanAnalyse(dir, cfg)
+	if named == nil {
 		c.debugf(cfg, "analysing in the process: %s", why)
 		return c.analysePackages(dir, cfg, prog)
 	}
@@ -73,7 +74,7 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 		return c.analysePackages(dir, cfg, prog)
 	}
 	coll := newCollector(res.root)
-	internal, err := coll.addVetJSON(&stdout)
+	internal, err := coll.addVetJSON(&stdout, named)
 	if err != nil {
 		return nil, fmt.Errorf("reading go vet's output: %v", err)
 	}
@@ -83,9 +84,10 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 	return res, nil
 }
 
-// vetCanAnalyse reports whether go vet can analyse every package the patterns match, from a
-// listing of the packages and their dependencies (go list, no type-checking), and if not why.
-func (c *Command) vetCanAnalyse(dir string, cfg *config) (bool, string) {
+// vetCanAnalyse returns the paths of the packages the patterns match when go vet can analyse
+// every one of them, from a listing of the packages and their dependencies (go list, no
+// type-checking); if not, nil and why.
+func (c *Command) vetCanAnalyse(dir string, cfg *config) (map[string]bool, string) {
 	lcfg := &packages.Config{
 		Mode:  packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
 		Dir:   dir,
@@ -96,13 +98,13 @@ func (c *Command) vetCanAnalyse(dir string, cfg *config) (bool, string) {
 	}
 	pkgs, err := packages.Load(lcfg, cfg.patterns...)
 	if err != nil {
-		return false, err.Error()
+		return nil, err.Error()
 	}
 	if len(pkgs) == 0 {
-		return false, "no packages"
+		return nil, "no packages"
 	}
 	if un := unmatchedPatterns(dir, cfg.patterns, pkgs); len(un) > 0 {
-		return false, "pattern " + un[0] + " matches no packages"
+		return nil, "pattern " + un[0] + " matches no packages"
 	}
 	why := ""
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
@@ -110,7 +112,14 @@ func (c *Command) vetCanAnalyse(dir string, cfg *config) (bool, string) {
 			why = fmt.Sprintf("package %s: %v", p.PkgPath, p.Errors[0])
 		}
 	})
-	return why == "", why
+	if why != "" {
+		return nil, why
+	}
+	named := make(map[string]bool)
+	for _, p := range pkgs {
+		named[p.PkgPath] = true
+	}
+	return named, ""
 }
 
 // A vetDiagnostic is one diagnostic in go vet's -json output.
@@ -133,10 +142,12 @@ type vetDiagnostic struct {
 	} `json:"related"`
 }
 
-// addVetJSON adds the findings of go vet's -json output: a stream of objects mapping each
-// package to each analyzer's diagnostics, or to {"error": "..."} when the analyzer failed. It
-// returns those failures, one line each.
-func (c *collector) addVetJSON(r io.Reader) ([]string, error) {
+// addVetJSON adds the findings, in the packages named, of go vet's -json output: a stream of
+// objects mapping each package to each analyzer's diagnostics, or to {"error": "..."} when the
+// analyzer failed. It returns those failures, one line each. go vet also prints what its cache
+// holds for dependencies of the packages named: those are left out, as the in-process driver
+// reports only the packages it was asked for.
+func (c *collector) addVetJSON(r io.Reader, named map[string]bool) ([]string, error) {
 	var failures []string
 	seen := make(map[string]bool)
 	files := make(map[string][]byte)
@@ -149,6 +160,9 @@ func (c *collector) addVetJSON(r io.Reader) ([]string, error) {
 			return nil, err
 		}
 		for _, pkg := range sortedKeys(tree) {
+			if !named[packageOfID(pkg)] {
+				continue
+			}
 			for _, rule := range sortedKeys(tree[pkg]) {
 				raw := tree[pkg][rule]
 				var diags []vetDiagnostic

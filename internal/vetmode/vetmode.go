@@ -116,9 +116,15 @@ func skipDependency(args []string) (bool, error) {
 	return true, os.WriteFile(cfg.VetxOutput, nil, 0o666)
 }
 
-// rewriteConfig rewrites the package config at the end of args without its _test.go files for
-// -test=false, and reports whether nothing is left to analyse (skipped): an external test
-// package, a test main, or a test variant asked only for facts.
+// rewriteConfig rewrites the package config at the end of args, and reports whether nothing is
+// left to analyse (skipped):
+//   - with -test=false, without its _test.go files: an external test package, a test main, or a
+//     test variant asked only for facts is skipped;
+//   - with -ends (the standalone command), a package of the user's code asked only for its
+//     facts is analysed in full. go vet caches a package's output under a key that does not say
+//     whether it was asked only for facts, and replays that output to later runs that name the
+//     package: a facts-only run must leave its findings in the cache too. The standalone command
+//     reports only the packages it was asked for.
 func rewriteConfig(args []string) (skipped bool, err error) {
 	name := args[len(args)-1]
 	if !strings.HasSuffix(name, ".cfg") {
@@ -126,7 +132,8 @@ func rewriteConfig(args []string) (skipped bool, err error) {
 	}
 	v, _ := flagValue(args, TestFlag)
 	noTests := slices.Contains([]string{"false", "0", "f", "F", "FALSE", "False"}, v)
-	if !noTests {
+	ends, _ := flagValue(args, EndsFlag)
+	if !noTests && ends != "true" {
 		return false, nil
 	}
 	data, err := os.ReadFile(name)
@@ -137,26 +144,37 @@ func rewriteConfig(args []string) (skipped bool, err error) {
 	if json.Unmarshal(data, &cfg) != nil {
 		return false, nil
 	}
-	// A test variant asked only for its facts ("p [p.test]", which p's external test package
-	// imports): that package is left out, so nothing needs them.
-	id, _ := cfg["ID"].(string)
-	if vetxOnly, _ := cfg["VetxOnly"].(bool); vetxOnly && strings.HasSuffix(id, ".test]") {
-		return true, writeEmpty(cfg, "VetxOutput")
-	}
-	files, _ := cfg["GoFiles"].([]any)
-	var kept []any
-	for _, f := range files {
-		if s, ok := f.(string); ok && !strings.HasSuffix(s, "_test.go") {
-			kept = append(kept, f)
+	changed := false
+	vetxOnly, _ := cfg["VetxOnly"].(bool)
+	if noTests {
+		// A test variant asked only for its facts ("p [p.test]", which p's external test
+		// package imports): that package is left out, so nothing needs them.
+		id, _ := cfg["ID"].(string)
+		if vetxOnly && strings.HasSuffix(id, ".test]") {
+			return true, writeEmpty(cfg, "VetxOutput")
+		}
+		files, _ := cfg["GoFiles"].([]any)
+		var kept []any
+		for _, f := range files {
+			if s, ok := f.(string); ok && !strings.HasSuffix(s, "_test.go") {
+				kept = append(kept, f)
+			}
+		}
+		switch {
+		case len(kept) == 0 && len(files) > 0:
+			return true, writeEmpty(cfg, "VetxOutput", "Stdout")
+		case len(kept) < len(files):
+			cfg["GoFiles"] = kept
+			changed = true
 		}
 	}
-	switch {
-	case len(kept) == len(files):
-		return false, nil
-	case len(kept) == 0:
-		return true, writeEmpty(cfg, "VetxOutput", "Stdout")
+	if ends == "true" && vetxOnly {
+		cfg["VetxOnly"] = false
+		changed = true
 	}
-	cfg["GoFiles"] = kept
+	if !changed {
+		return false, nil
+	}
 	data, err = json.Marshal(cfg)
 	if err != nil {
 		return false, err
