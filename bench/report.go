@@ -82,9 +82,21 @@ func (r *report) corpusTable(b *strings.Builder, res result) {
 		}
 	}
 	b.WriteString("\n")
+	var same []string
+	for _, t := range r.tools {
+		if t.same != "" && res.stats[t.key].runs > 0 {
+			same = append(same, t.key)
+		}
+	}
+	switch {
+	case len(res.differs) > 0:
+		fmt.Fprintf(b, "\n**Findings differ** from the first run in: %s.\n", strings.Join(res.differs, "; "))
+	case len(same) > 1:
+		fmt.Fprintf(b, "\nRows %s printed identical findings on every run.\n", strings.Join(same, ", "))
+	}
 }
 
-// targets checks deadlinelint against the goals of issue 6.
+// targets checks deadlinelint against the goals of issues 6 and 13.
 func (r *report) targets(b *strings.Builder) {
 	var lines []string
 	for _, res := range r.results {
@@ -93,6 +105,15 @@ func (r *report) targets(b *strings.Builder) {
 			continue
 		}
 		a, bb, e := res.stats["a"], res.stats["b"], res.stats["e"]
+		if c1, ok := res.stats["c1"]; ok && c1.runs > 0 {
+			lines = append(lines, check(res.corpus.name+": (CPU time of the unchanged re-run c1 ≤ 0.10 × c)", c1.cpu.Seconds(), c.cpu.Seconds(), 0.10))
+		}
+		if c2, ok := res.stats["c2"]; ok && c2.runs > 0 {
+			lines = append(lines, check(res.corpus.name+": (CPU time after a one-file edit c2 ≤ 0.25 × c)", c2.cpu.Seconds(), c.cpu.Seconds(), 0.25))
+		}
+		if c3, ok := res.stats["c3"]; ok && c3.runs > 0 && res.corpus.name == "grpc" {
+			lines = append(lines, check("grpc: (CPU time in the process c3 ≤ 1.1 × b)", c3.cpu.Seconds(), bb.cpu.Seconds(), 1.1))
+		}
 		switch res.corpus.name {
 		case "std":
 			lines = append(lines,

@@ -23,6 +23,8 @@ type result struct {
 	corpus corpus
 	stats  map[string]stats
 	warmup map[string]string // tool key -> problem seen in the warm-up run
+	// differs lists the runs whose findings differ from the first run of their group.
+	differs []string
 }
 
 // measure runs every tool once untimed if m.warmup is set (to warm caches
@@ -31,6 +33,7 @@ type result struct {
 func (m *measurer) measure(ctx context.Context, c corpus, tools []tool) (result, error) {
 	res := result{corpus: c, stats: make(map[string]stats), warmup: make(map[string]string)}
 	samples := make(map[string][]sample)
+	outputs := make(map[string]string) // tool.same -> the first run's output
 	first := 1
 	if m.warmup {
 		first = 0
@@ -64,6 +67,18 @@ func (m *measurer) measure(ctx context.Context, c corpus, tools []tool) (result,
 			}
 			if ctx.Err() != nil {
 				return result{}, ctx.Err()
+			}
+			if t.same != "" {
+				out, err := os.ReadFile(log)
+				if err != nil {
+					return result{}, err
+				}
+				if want, ok := outputs[t.same]; !ok {
+					outputs[t.same] = string(out)
+				} else if string(out) != want {
+					res.differs = append(res.differs, fmt.Sprintf("%s run %d (see %s)", t.key, round, log))
+					warn("%s on %s printed other findings than the first %s run; see %s", t.key, c.name, t.same, log)
+				}
 			}
 			if round == 0 {
 				progress("%s: warm-up %-3s %6.1fs wall %6.1fs CPU %6d MiB exit %d", c.name, t.key, s.wall.Seconds(), s.cpu.Seconds(), s.rssKB>>10, s.exit)

@@ -19,6 +19,9 @@ type tool struct {
 	// edit: before each run, change a file of a package of the corpus that no other of its
 	// packages imports (an owned corpus only: the standard library is left alone).
 	edit bool
+	// same names a group of rows that must print the same findings on every run: the routes
+	// and caches of one tool.
+	same string
 }
 
 func (t tool) command(c corpus) []string {
@@ -51,7 +54,7 @@ func buildTools(ctx context.Context, root, bin, corpusDir string, floorMode stri
 		} else {
 			tools = append(tools,
 				tool{
-					key: "c", name: "deadlinelint -test=false, first run",
+					same: "deadlinelint", key: "c", name: "deadlinelint -test=false, first run",
 					note: "through go vet, its result cache missed on every run (a fresh tool ID), build cache warm: a first run",
 					argv: []string{dl, "-test=false"},
 					env: func(run int) []string {
@@ -60,21 +63,21 @@ func buildTools(ctx context.Context, root, bin, corpusDir string, floorMode stri
 					okExit: exitAtMost(1),
 				},
 				tool{
-					key: "c1", name: "deadlinelint -test=false, unchanged re-run",
+					same: "deadlinelint", key: "c1", name: "deadlinelint -test=false, unchanged re-run",
 					note:   "the same run again on the unchanged corpus: go vet's cache answers",
 					argv:   []string{dl, "-test=false"},
 					env:    func(int) []string { return []string{fmt.Sprintf("DEADLINELINT_BENCH_NONCE=%d-warm", os.Getpid())} },
 					okExit: exitAtMost(1),
 				},
 				tool{
-					key: "c2", name: "deadlinelint -test=false, one file edited",
+					same: "deadlinelint", key: "c2", name: "deadlinelint -test=false, one file edited",
 					note: "a file of a package no other package of the corpus imports is changed before each run (a comment added)",
 					argv: []string{dl, "-test=false"},
 					env:  func(int) []string { return []string{fmt.Sprintf("DEADLINELINT_BENCH_NONCE=%d-warm", os.Getpid())} },
 					edit: true, okExit: exitAtMost(1),
 				},
 				tool{
-					key: "c3", name: "deadlinelint -test=false, in the process",
+					same: "deadlinelint", key: "c3", name: "deadlinelint -test=false, in the process",
 					note:   "DEADLINELINT_INPROCESS=1: go/packages and the checker in one process, every dependency type-checked from source, nothing cached",
 					argv:   []string{dl, "-test=false"},
 					env:    func(int) []string { return []string{"DEADLINELINT_INPROCESS=1"} },

@@ -81,6 +81,7 @@ const (
 )
 
 func TestCacheFollowsDependencyFacts(t *testing.T) {
+	t.Setenv("DEADLINELINT_VET", "1") // through go vet even if the build cache is cold
 	dir := cacheModule(t, dropping)
 	want := "api/api.go:13:9: store.Load, called in request scope Get, works with context.Background(); pass ctx down (ctxbackground)"
 
@@ -119,7 +120,11 @@ func TestCacheFollowsDependencyFacts(t *testing.T) {
 // positions included.
 func TestInProcessAndVetRouteAgree(t *testing.T) {
 	dir := fixture(t)
-	vetRoute := deadlinelint(t, dir, "-format=json", "./consumer")
+	t.Setenv("DEADLINELINT_VET", "1")
+	vetRoute := deadlinelint(t, dir, "-debug", "-format=json", "./consumer")
+	if !strings.Contains(vetRoute.stderr, "running go vet") {
+		t.Fatalf("DEADLINELINT_VET=1 did not go through go vet:\n%s", vetRoute.stderr)
+	}
 	t.Setenv("DEADLINELINT_INPROCESS", "1")
 	inProcess := deadlinelint(t, dir, "-format=json", "./consumer")
 	if vetRoute.stdout != inProcess.stdout {
@@ -131,6 +136,7 @@ func TestInProcessAndVetRouteAgree(t *testing.T) {
 // under the same key as a full analysis, and replays that output to a later run that names it. A run on the whole module after a run on one of its
 // commands must still report the dependency's findings, not replay that empty result.
 func TestDependencyFirstThenAll(t *testing.T) {
+	t.Setenv("DEADLINELINT_VET", "1")
 	dir := cacheModule(t, dropping)
 	if err := os.MkdirAll(filepath.Join(dir, "cmd", "app"), 0o755); err != nil {
 		t.Fatal(err)
@@ -153,5 +159,20 @@ func TestDependencyFirstThenAll(t *testing.T) {
 	again.wantCode(t, 0)
 	if again.stdout != "" {
 		t.Fatalf("a run on ./cmd/app reported packages it was not asked for:\n%s", again.stdout)
+	}
+}
+
+// With a build cache that lacks the compiled packages go vet needs, the command analyses in the
+// process rather than have go vet compile everything first.
+func TestColdBuildCacheAnalysesInProcess(t *testing.T) {
+	dir := cacheModule(t, dropping)
+	t.Setenv("GOCACHE", t.TempDir())
+	res := deadlinelint(t, dir, "-debug", "./...")
+	res.wantCode(t, 1)
+	if !strings.Contains(res.stderr, "analysing in the process: the build cache lacks") {
+		t.Fatalf("with an empty build cache the command did not analyse in the process:\n%s", res.stderr)
+	}
+	if !strings.Contains(res.stdout, "api/api.go:13:9: store.Load, called in request scope Get") {
+		t.Fatalf("finding missing:\n%s", res.stdout)
 	}
 }

@@ -26,7 +26,13 @@ import (
 // unchanged module is a cache lookup; a run after an edit re-analyses the edited package and
 // those that import it. The command then formats what go vet returned as it would its own.
 //
-// DEADLINELINT_INPROCESS=1 analyses in the process instead (go/packages and the checker), as
+// go vet needs the compiled export data of every package it analyses and of their
+// dependencies: with a build cache that lacks most of them (a fresh CI runner, a first
+// checkout) it would compile them all first, several times the cost of analysing from source,
+// so the command analyses in the process then. DEADLINELINT_VET=1 goes through go vet all the
+// same.
+//
+// DEADLINELINT_INPROCESS=1 analyses in the process always (go/packages and the checker), as
 // the command does when it cannot run itself, and when a package cannot be analysed.
 
 // useVet reports whether this run goes through go vet.
@@ -53,9 +59,16 @@ func (c *Command) vetArgs(cfg *config) []string {
 // precisely what is wrong and still analyses every other package: errors are the rare case,
 // and clear errors matter more there than speed.
 func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*result, error) {
+	coldc := make(chan string, 1)
+	go func() { coldc <- c.buildCacheCold(dir, cfg) }()
 	named, why := c.vetCanAnalyse(dir, cfg)
+	cold := <-coldc
 	if named == nil {
 		c.debugf(cfg, "analysing in the process: %s", why)
+		return c.analysePackages(dir, cfg, prog)
+	}
+	if cold != "" && os.Getenv("DEADLINELINT_VET") == "" {
+		c.debugf(cfg, "analysing in the process: %s", cold)
 		return c.analysePackages(dir, cfg, prog)
 	}
 	res := &result{root: findRoot(dir), dir: dir}
@@ -82,6 +95,33 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 	output.Sort(res.findings)
 	res.errors = internal
 	return res, nil
+}
+
+// buildCacheCold says why the go build cache cannot serve go vet — more than a quarter of the
+// packages to analyse and their dependencies (commands aside) have no compiled export data in
+// it — or "". go list answers from the cache without compiling anything.
+func (c *Command) buildCacheCold(dir string, cfg *config) string {
+	args := []string{"list", "-e", "-deps", "-f", `{{if ne .Name "main"}}{{.Stale}}{{end}}`}
+	if cfg.tags != "" {
+		args = append(args, "-tags="+cfg.tags)
+	}
+	cmd := exec.Command("go", append(args, cfg.patterns...)...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return "" // vetCanAnalyse finds out what is wrong
+	}
+	stale, total := 0, 0
+	for _, l := range strings.Fields(string(out)) {
+		total++
+		if l == "true" {
+			stale++
+		}
+	}
+	if total > 0 && 4*stale > total {
+		return fmt.Sprintf("the build cache lacks %d of the %d packages go vet would need compiled", stale, total)
+	}
+	return ""
 }
 
 // vetCanAnalyse returns the paths of the packages the patterns match when go vet can analyse
