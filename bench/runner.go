@@ -50,10 +50,15 @@ func (m *measurer) measure(ctx context.Context, c corpus, tools []tool) (result,
 			if dir == "" {
 				dir = m.dir
 			}
-			if t.edit {
-				if c.leafFile == "" {
-					continue
+			if t.edit && c.leafFile == "" {
+				continue
+			}
+			if t.warm && round == 1 && !m.warmup {
+				if _, err := runOnce(ctx, dir, env, t.command(c), log); err != nil {
+					return result{}, err
 				}
+			}
+			if t.edit {
 				if err := appendComment(c.leafFile, fmt.Sprintf("// bench edit %d\n", m.seq)); err != nil {
 					return result{}, err
 				}

@@ -22,6 +22,8 @@ type tool struct {
 	// same names a group of rows that must print the same findings on every run: the routes
 	// and caches of one tool.
 	same string
+	// warm: the row measures a re-run; without the warm-up round, it runs once untimed first.
+	warm bool
 }
 
 func (t tool) command(c corpus) []string {
@@ -63,14 +65,14 @@ func buildTools(ctx context.Context, root, bin, corpusDir string, floorMode stri
 					okExit: exitAtMost(1),
 				},
 				tool{
-					same: "deadlinelint", key: "c1", name: "deadlinelint -test=false, unchanged re-run",
+					same: "deadlinelint", warm: true, key: "c1", name: "deadlinelint -test=false, unchanged re-run",
 					note:   "the same run again on the unchanged corpus: go vet's cache answers",
 					argv:   []string{dl, "-test=false"},
 					env:    func(int) []string { return []string{fmt.Sprintf("DEADLINELINT_BENCH_NONCE=%d-warm", os.Getpid())} },
 					okExit: exitAtMost(1),
 				},
 				tool{
-					same: "deadlinelint", key: "c2", name: "deadlinelint -test=false, one file edited",
+					same: "deadlinelint", warm: true, key: "c2", name: "deadlinelint -test=false, one file edited",
 					note: "a file of a package no other package of the corpus imports is changed before each run (a comment added)",
 					argv: []string{dl, "-test=false"},
 					env:  func(int) []string { return []string{fmt.Sprintf("DEADLINELINT_BENCH_NONCE=%d-warm", os.Getpid())} },
@@ -103,7 +105,7 @@ func buildTools(ctx context.Context, root, bin, corpusDir string, floorMode stri
 			okExit: exitAtMost(1),
 		},
 		tool{
-			key: "d1", name: "go vet (default suite, with tests), unchanged re-run",
+			warm: true, key: "d1", name: "go vet (default suite, with tests), unchanged re-run",
 			note: "go vet's own re-run on the unchanged corpus: the anchor for (c1)",
 			argv: []string{"go", "vet"}, okExit: exitAtMost(1),
 		},
