@@ -166,7 +166,9 @@ func TestStillRunning(t *testing.T) {
 	chain := lab.Start(t, []lab.Hop{{Name: "H", Register: func(s *grpc.Server, _ grpc.ClientConnInterface) {
 		healthpb.RegisterHealthServer(s, hung)
 	}}}, lab.WithSettle(100*time.Millisecond))
-	r := chain.Call(20*time.Millisecond, check)
+	// A deadline with room for the call to reach the hop on a loaded machine under -race: the
+	// hop must start before the deadline for the lab to see it keep working.
+	r := chain.Call(time.Second, check)
 	if r.Settled {
 		t.Fatalf("the report says every handler returned\n%s", r)
 	}
