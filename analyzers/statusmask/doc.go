@@ -12,9 +12,10 @@
 // New and Newf, and connect.NewError, with a constant code other than DeadlineExceeded,
 // Canceled and OK, whose message or cause is built from an error that can be the request's
 // deadline or cancellation: the error of a call (a gRPC client call, a database/sql …Context
-// method, a function of the module) given the request's ctx or one derived from it without a
-// deadline of its own (the expiry of WithTimeout(ctx, d) is the dependency's slowness, which
-// Unavailable says truly), through err.Error(), fmt.Sprintf, fmt.Errorf and string
+// method, a function of the module) given the request's ctx or one derived from it (one with a
+// deadline of its own too: when the request's is the earlier, that expiry is the request's; the
+// fix checks the request's ctx, so the dependency's own time-out keeps its code), through
+// err.Error(), fmt.Sprintf, fmt.Errorf and string
 // concatenation — where nothing in the function
 // tells the two apart: no status.Code, status.FromError, status.Convert,
 // status.FromContextError, errors.Is or errors.As of the error, no connect.CodeOf, no ctx.Err()

@@ -442,7 +442,7 @@ func isBool(t types.Type) bool {
 }
 
 // givenRequestCtx reports whether call takes a ctx, and is given the request's ctx or one
-// derived from it without a deadline of its own, on every path; and may work with it (a function of the module known to
+// derived from it, on every path; and may work with it (a function of the module known to
 // ignore its ctx returns no error of it).
 func (c *checker) givenRequestCtx(call *ssa.Call) bool {
 	common := call.Common()
@@ -464,10 +464,10 @@ func (c *checker) givenRequestCtx(call *ssa.Call) bool {
 		return false
 	}
 	for _, o := range origins {
-		// A ctx with a deadline of its own on the way (WithTimeout(ctx, d)) may expire before
-		// the request's: then the failure is the dependency's slowness, and Unavailable or
-		// Internal says so truly.
-		if o.Kind != ctxorigin.Request || o.Deadline {
+		// A ctx with a deadline of its own on the way (WithTimeout(ctx, d)) still carries the
+		// request's when that is the earlier: its expiry may be the request's. The fix checks
+		// the request's ctx, so the dependency's own time-out keeps the code it is given.
+		if o.Kind != ctxorigin.Request {
 			return false
 		}
 	}

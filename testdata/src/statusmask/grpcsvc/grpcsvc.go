@@ -198,8 +198,9 @@ func (s *Switch) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	}
 }
 
-// Bounded gives its downstream call a deadline of its own: its expiry is the dependency's
-// slowness, which Unavailable says truly. Silent.
+// Bounded gives its downstream call a deadline of its own. When the request's deadline is the
+// earlier, that is what expires, and Unavailable masks it: reported. The fix checks the
+// request's ctx, so the dependency's own time-out keeps its Unavailable.
 type Bounded struct{ Server }
 
 func (s *Bounded) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
@@ -207,7 +208,7 @@ func (s *Bounded) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*
 	defer cancel()
 	item, err := s.inventory.GetItem(qctx, req)
 	if err != nil {
-		return nil, status.Errorf(codes.Unavailable, "inventory: %v", err)
+		return nil, status.Errorf(codes.Unavailable, "inventory: %v", err) // want `status\.Errorf gives code codes\.Unavailable to the error of CatalogClient\.GetItem`
 	}
 	return item, nil
 }
