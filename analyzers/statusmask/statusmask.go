@@ -517,6 +517,11 @@ func (c *checker) asks(common *ssa.CallCommon, v ssa.Value) bool {
 	if fn == nil {
 		return false
 	}
+	if typesutil.IsFunc(fn, "errors", "Is") && len(common.Args) == 2 && otherSentinel(common.Args[1]) {
+		// errors.Is(err, ErrNotFound) recognises one other error: the translation on the
+		// branch where it holds is no mask (recognised), the one past it still is.
+		return false
+	}
 	for _, f := range []struct{ pkg, name string }{
 		{statusPath, "Code"}, {statusPath, "FromError"}, {statusPath, "Convert"}, {statusPath, "FromContextError"},
 		{"errors", "Is"}, {"errors", "As"}, {typesutil.ConnectPath, "CodeOf"},
@@ -536,6 +541,26 @@ func (c *checker) asks(common *ssa.CallCommon, v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// otherSentinel reports whether target, the second argument of errors.Is, is a package-level
+// error variable other than context.DeadlineExceeded and context.Canceled: a sentinel of its own.
+func otherSentinel(target ssa.Value) bool {
+	if mi, ok := target.(*ssa.MakeInterface); ok {
+		target = mi.X
+	}
+	load, ok := target.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	g, ok := load.X.(*ssa.Global)
+	if !ok || g.Pkg == nil {
+		return false
+	}
+	if g.Pkg.Pkg.Path() == typesutil.ContextPath {
+		return false
+	}
+	return typesutil.IsError(g.Type().(*types.Pointer).Elem())
 }
 
 // callsCtxErr reports whether fn, or a function literal in it, calls Err() on a ctx: it tells

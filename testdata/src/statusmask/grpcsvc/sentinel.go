@@ -1,0 +1,62 @@
+package grpcsvc
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"example.com/gen/catalogpb"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+var errGone = errors.New("gone")
+
+// Sentinel recognises two errors of its own with errors.Is. Each translation on the branch
+// where one holds is no mask; past them, a deadline is still made Internal: reported.
+type Sentinel struct{ Server }
+
+func (s *Sentinel) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	name, err := s.lookup(ctx, req.GetId())
+	if err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, status.Errorf(codes.NotFound, "no item: %v", err)
+		}
+		if errors.Is(err, errGone) {
+			return nil, status.Errorf(codes.FailedPrecondition, "item gone: %v", err)
+		}
+		return nil, status.Errorf(codes.Internal, "lookup: %v", err) // want `status\.Errorf gives code codes\.Internal to the error of Server\.lookup`
+	}
+	return &catalogpb.Item{Name: name}, nil
+}
+
+// Canceled asks errors.Is about context.Canceled: told apart. Silent.
+type Canceled struct{ Server }
+
+func (s *Canceled) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	name, err := s.lookup(ctx, req.GetId())
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+		return nil, status.Errorf(codes.Internal, "lookup: %v", err)
+	}
+	return &catalogpb.Item{Name: name}, nil
+}
+
+// Target asks errors.Is about a target the analysis cannot place: told apart, as far as it
+// can tell. Silent.
+type Target struct{ Server }
+
+func (s *Target) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	name, err := s.lookup(ctx, req.GetId())
+	if err != nil {
+		if errors.Is(err, s.expected()) {
+			return nil, err
+		}
+		return nil, status.Errorf(codes.Internal, "lookup: %v", err)
+	}
+	return &catalogpb.Item{Name: name}, nil
+}
+
+func (s *Target) expected() error { return context.DeadlineExceeded }
