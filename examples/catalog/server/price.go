@@ -25,7 +25,7 @@ func (s *Server) GetPrice(ctx context.Context, req *catalogv1.GetPriceRequest) (
 	defer cancel()
 	q, err := s.prices.Quote(qctx, item.GetSku())
 	if err != nil {
-		return nil, status.Errorf(codes.Unavailable, "quote: %v", err)
+		return nil, status.Errorf(codes.Unavailable, "quote: %v", err) // planted: statusmask
 	}
 	price := &catalogv1.Price{Sku: q.SKU, AmountCents: q.AmountCents, Currency: q.Currency}
 	to := req.GetCurrency()
