@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# bigmodule.sh — time and peak RSS of deadlinelint on one large module, in the process and
+# through go vet (first run, unchanged re-run, one leaf file edited), with go vet's own suite as
+# the anchor; checks that every route prints the same findings.
+#
+#   scripts/bigmodule.sh DIR [LEAF_FILE]
+#
+# DIR is a module analysed as the user's own code, e.g. a copy scripts/realcode.sh keeps in
+# ${TMPDIR:-/tmp}/deadlinelint-realcode/vitess_io_vitess; LEAF_FILE (relative to DIR) is a file
+# of a package nothing else imports, edited (a comment appended) before the last run. Needs GNU
+# time (/usr/bin/time). The build cache is warmed first with go build ./..., which is timed too.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${1:?usage: scripts/bigmodule.sh DIR [LEAF_FILE]}
+leaf=${2:-}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+(cd "$root" && go build -o "$work/deadlinelint" ./cmd/deadlinelint)
+cd "$dir"
+fmt="%e s wall, %U s user + %S s sys, peak RSS %M KB, exit %x"
+timed() { # name, command...
+	local name=$1
+	shift
+	echo "== $name"
+	/usr/bin/time -f "$fmt" -o "$work/time" "$@" >"$work/$(echo "$name" | tr -c 'a-z0-9\n' '-').out" 2>"$work/err" || true
+	cat "$work/time"
+}
+timed "in the process" env DEADLINELINT_INPROCESS=1 "$work/deadlinelint" -test=false ./...
+timed "go build (warms the build cache)" go build ./...
+timed "go vet suite first run" go vet ./...
+timed "go vet suite re-run" go vet ./...
+export DEADLINELINT_BENCH_NONCE=bigmodule$$ DEADLINELINT_VET=1
+timed "through go vet first run" "$work/deadlinelint" -test=false ./...
+timed "through go vet re-run" "$work/deadlinelint" -test=false ./...
+if [ -n "$leaf" ]; then
+	echo "// bigmodule.sh edit" >>"$leaf"
+	timed "through go vet after one leaf edit" "$work/deadlinelint" -test=false ./...
+fi
+for f in "$work"/through-go-vet*.out; do
+	if cmp -s "$work/in-the-process.out" "$f"; then echo "same findings: $(basename "$f")"; else echo "DIFFERENT findings: $(basename "$f")"; exit 1; fi
+done
