@@ -17,7 +17,7 @@
 #   examples     ./examples/... of this repository: no panic, exit 0 or 1
 #   type error   a fixture module with a type error: exit 2, a message naming
 #                the package, no stack trace
-# --quick (run by .ci/run) bounds this to net/http/..., grpc's top-level,
+# --quick bounds this to net/http/..., grpc's top-level,
 # health and reflection packages, the examples and the type-error fixture.
 #
 # "No panic" means none of "panic:", "goroutine N [", "internal error" or a
