@@ -230,7 +230,8 @@ func (w *walk) contents(v ssa.Value, depth int) {
 		w.call(v, depth)
 	case *ssa.UnOp:
 		if alloc, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL && typesutil.IsError(v.Type()) {
-			for _, val := range assigned(alloc, v) {
+			vals, _ := ctxorigin.Assigned(alloc, v)
+			for _, val := range vals {
 				w.contents(val, depth+1)
 			}
 		}
@@ -239,87 +240,6 @@ func (w *walk) contents(v ssa.Value, depth int) {
 			w.errorOf(v, call)
 		}
 	}
-}
-
-// assigned returns the values stored to the local error variable alloc, which function literals
-// capturing it assign (subsErr set inside a wg.Go(func() {...})), that the load at may read:
-// stores of the function itself that can run before it, and stores of the literals created
-// before it. Nothing when its address goes anywhere else.
-func assigned(alloc *ssa.Alloc, at ssa.Instruction) []ssa.Value {
-	var vals []ssa.Value
-	for _, ref := range *alloc.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.Store:
-			if ref.Addr != alloc {
-				return nil
-			}
-			if mayPrecede(ref, at) {
-				vals = append(vals, ref.Val)
-			}
-		case *ssa.MakeClosure:
-			if !mayPrecede(ref, at) {
-				continue
-			}
-			fn := ref.Fn.(*ssa.Function)
-			for i, b := range ref.Bindings {
-				if b != alloc || i >= len(fn.FreeVars) {
-					continue
-				}
-				for _, r := range *fn.FreeVars[i].Referrers() {
-					switch r := r.(type) {
-					case *ssa.Store:
-						if r.Addr != fn.FreeVars[i] {
-							return nil
-						}
-						vals = append(vals, r.Val)
-					case *ssa.UnOp, *ssa.DebugRef:
-					default:
-						return nil // handed on further: not followed
-					}
-				}
-			}
-		case *ssa.UnOp, *ssa.DebugRef:
-		default:
-			return nil
-		}
-	}
-	return vals
-}
-
-// mayPrecede reports whether instruction from can run before instruction to, both of one
-// function: earlier in the same block, or in a block from which to's block can be reached.
-func mayPrecede(from, to ssa.Instruction) bool {
-	fb, tb := from.Block(), to.Block()
-	if fb == tb {
-		for _, instr := range fb.Instrs {
-			switch instr {
-			case from:
-				return true
-			case to:
-				return reachable(fb.Succs, tb) // only round a loop
-			}
-		}
-		return false
-	}
-	return reachable(fb.Succs, tb)
-}
-
-// reachable reports whether block target can be reached from the blocks start.
-func reachable(start []*ssa.BasicBlock, target *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := append([]*ssa.BasicBlock(nil), start...)
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if b == target {
-			return true
-		}
-		if !seen[b] {
-			seen[b] = true
-			stack = append(stack, b.Succs...)
-		}
-	}
-	return false
 }
 
 // call follows a call in a message or cause: err.Error(), fmt.Sprintf/Errorf/Sprint, errors.New

@@ -7,7 +7,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
-
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
@@ -156,7 +155,8 @@ func (c *checker) fromOutside(v ssa.Value, l *loop, depth int, seen map[ssa.Valu
 	case *ssa.UnOp:
 		switch v.Op {
 		case token.ARROW:
-			return c.outlives(v.X, 0), c.outlives(v.X, 0)
+			o := c.outlives(v.X, 0)
+			return o, o
 		case token.MUL:
 			switch addr := v.X.(type) {
 			case *ssa.FieldAddr:
@@ -176,7 +176,8 @@ func (c *checker) fromOutside(v ssa.Value, l *loop, depth int, seen map[ssa.Valu
 		}
 	case *ssa.Extract:
 		if recv, isRecv := v.Tuple.(*ssa.UnOp); isRecv && recv.Op == token.ARROW && v.Index == 0 {
-			return c.outlives(recv.X, 0), c.outlives(recv.X, 0)
+			o := c.outlives(recv.X, 0)
+			return o, o
 		}
 	case *ssa.Call:
 		if c.readsLongLived(v.Common()) {
@@ -239,12 +240,9 @@ func storedIn(addr ssa.Value, l *loop) bool {
 }
 
 // readsLongLived reports whether the call is a method of a long-lived value (the server, a
-// package variable, or what a call not given the request's ctx returned), given no ctx of the
-// request and not in package time: it reads state that changes only when others act.
+// package variable, or what a call not given the request's ctx returned), given no ctx at all
+// and not in package time: it reads state that changes only when others act.
 func (c *checker) readsLongLived(common *ssa.CallCommon) bool {
-	if c.givenRequestCtx(common) {
-		return false
-	}
 	for _, a := range common.Args {
 		if typesutil.IsContext(a.Type()) {
 			return false

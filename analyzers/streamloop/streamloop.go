@@ -403,20 +403,10 @@ func (c *checker) isReceiver(v ssa.Value) bool {
 	case *ssa.Parameter:
 		return c.info.Scopes.IsServerReceiver(v)
 	case *ssa.Alloc:
-		if !ctxorigin.OnlyLocalStores(v) {
-			return false
-		}
-		stored := false
-		for _, ref := range *v.Referrers() {
-			if st, ok := ref.(*ssa.Store); ok && st.Addr == v {
-				p, ok := st.Val.(*ssa.Parameter)
-				if !ok || !c.info.Scopes.IsServerReceiver(p) {
-					return false
-				}
-				stored = true
-			}
-		}
-		return stored
+		return ctxorigin.OnlyHolds(v, func(x ssa.Value) bool {
+			p, ok := x.(*ssa.Parameter)
+			return ok && c.info.Scopes.IsServerReceiver(p)
+		})
 	case *ssa.FreeVar:
 		return c.freeVarIsReceiver(v)
 	}

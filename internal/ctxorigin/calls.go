@@ -94,19 +94,7 @@ func (r *Resolver) isRequestStream(v ssa.Value) bool {
 func (r *Resolver) isRequestStreamVar(addr ssa.Value) bool {
 	switch a := addr.(type) {
 	case *ssa.Alloc:
-		if !OnlyLocalStores(a) {
-			return false
-		}
-		stored := false
-		for _, ref := range *a.Referrers() {
-			if st, ok := ref.(*ssa.Store); ok {
-				if !r.isRequestStream(st.Val) {
-					return false
-				}
-				stored = true
-			}
-		}
-		return stored
+		return OnlyHolds(a, r.isRequestStream)
 	case *ssa.FreeVar:
 		all, any := true, false
 		r.viaBindings(a, func(b ssa.Value) Set {
