@@ -16,32 +16,38 @@ import (
 
 var diskFiles = struct {
 	sync.Mutex
-	byFset map[*token.FileSet]map[string]*token.File
-}{byFset: make(map[*token.FileSet]map[string]*token.File)}
+	byFset map[*token.FileSet]map[string]diskFile
+}{byFset: make(map[*token.FileSet]map[string]diskFile)}
 
-// FileFromDisk returns the file set's file for name read from disk, adding it on first use, or
-// nil when name is not an absolute path to a readable file.
+type diskFile struct {
+	file    *token.File
+	content []byte
+}
+
+// FileFromDisk returns the file set's file for name read from disk, and its content, reading
+// and adding it on first use; nil when name is not an absolute path to a readable file.
 func FileFromDisk(fset *token.FileSet, name string) (*token.File, []byte) {
 	if !filepath.IsAbs(name) {
-		return nil, nil
-	}
-	content, err := os.ReadFile(name)
-	if err != nil {
 		return nil, nil
 	}
 	diskFiles.Lock()
 	defer diskFiles.Unlock()
 	files := diskFiles.byFset[fset]
 	if files == nil {
-		files = make(map[string]*token.File)
+		files = make(map[string]diskFile)
 		diskFiles.byFset[fset] = files
 	}
-	f := files[name]
-	if f == nil || f.Size() != len(content) {
-		f = fset.AddFile(name, -1, len(content))
-		f.SetLinesForContent(content)
-		files[name] = f
+	if df, ok := files[name]; ok {
+		return df.file, df.content
 	}
+	content, err := os.ReadFile(name)
+	if err != nil {
+		files[name] = diskFile{}
+		return nil, nil
+	}
+	f := fset.AddFile(name, -1, len(content))
+	f.SetLinesForContent(content)
+	files[name] = diskFile{f, content}
 	return f, content
 }
 
