@@ -66,6 +66,17 @@ func (dr *drop) fact() *dropsCtx {
 	return f
 }
 
+// addVia adds the roots of a callee's drop, reached through the callee called name.
+func (dr *drop) addVia(name string, cd *drop) {
+	for _, r := range cd.roots {
+		via := name
+		if r.Via != "" {
+			via += " → " + r.Via
+		}
+		dr.add(root{RootUse{Root: r.Root, Via: via}, r.pos})
+	}
+}
+
 // add appends r unless a root of the same name is there already.
 func (dr *drop) add(r root) { dr.roots = addRoot(dr.roots, r) }
 
@@ -147,7 +158,7 @@ func (d *dropper) dropsIn(fn *ssa.Function) *drop {
 // replace a caller's ctx (not ctxorigin.ReplacesNoCtx): created in fn, or returned to it by a
 // function it calls. A fresh budget (WithTimeout(Background(), d)) replaces the caller's too.
 func (d *dropper) ownRoots(fn *ssa.Function, dr *drop) {
-	for _, f := range withLiterals(fn) {
+	for _, f := range d.withLiterals(fn) {
 		for _, s := range ctxorigin.Sinks(f) {
 			if !onBehalf(s.Instr) || dynamic(s.Instr) || s.Func != nil && d.res.IgnoresCtx(s.Func) || ctxorigin.IsDial(s.Func) {
 				continue // not work: a callee that does nothing with the ctx (a span, a log line) loses nothing, and a dial's conn outlives the request
@@ -200,7 +211,7 @@ func (d *dropper) rootOf(o ctxorigin.Origin) (r root, ok bool) {
 
 // viaCallees adds the roots of the functions fn calls that drop their caller's ctx.
 func (d *dropper) viaCallees(fn *ssa.Function, dr *drop) {
-	for _, f := range withLiterals(fn) {
+	for _, f := range d.withLiterals(fn) {
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(ssa.CallInstruction)
@@ -208,12 +219,14 @@ func (d *dropper) viaCallees(fn *ssa.Function, dr *drop) {
 					continue
 				}
 				if name, cd := d.calleeDrop(call.Common()); cd != nil {
-					for _, r := range cd.roots {
-						via := name
-						if r.Via != "" {
-							via += " → " + r.Via
-						}
-						dr.add(root{RootUse{Root: r.Root, Via: via}, r.pos})
+					dr.addVia(name, cd)
+				}
+				for _, t := range d.targets.Callbacks(call.Common()) {
+					if t.Obj == nil {
+						continue // a literal: among withLiterals already
+					}
+					if cd := d.targetDrop(t); cd != nil {
+						dr.addVia(targetName(t), cd)
 					}
 				}
 			}
@@ -375,7 +388,21 @@ func (d *dropper) droppingCalls(sc *scope.Scope, fn *ssa.Function) []*candidate 
 			if _, deferred := instr.(*ssa.Defer); !ok || deferred {
 				continue // a deferred call is cleanup: it runs as the handler returns
 			}
-			if name, dr := d.calleeDrop(call.Common()); dr != nil {
+			name, dr := d.calleeDrop(call.Common())
+			for _, t := range d.targets.Callbacks(call.Common()) {
+				if t.Obj == nil {
+					continue // a literal in a request scope is a request scope: checked itself
+				}
+				if cd := d.targetDrop(t); cd != nil {
+					if dr == nil {
+						name, dr = targetName(t), new(drop)
+					}
+					for _, r := range cd.roots {
+						dr.add(r)
+					}
+				}
+			}
+			if dr != nil {
 				pos, end := d.res.CallRange(call)
 				out = append(out, &candidate{sc: sc, pos: pos, end: end, name: name, roots: dr.roots})
 			}
@@ -465,11 +492,11 @@ func targetName(t callees.Target) string {
 // transitively: literals it calls or passes to a call (a callback such as errgroup's Go). A
 // literal stored for later (a field, a return value) does not run then, one started on a
 // goroutine has a lifetime of its own, and a deferred one is cleanup: they are left out.
-func withLiterals(fn *ssa.Function) []*ssa.Function {
+func (d *dropper) withLiterals(fn *ssa.Function) []*ssa.Function {
 	out := []*ssa.Function{fn}
 	for i := 0; i < len(out); i++ {
 		for _, anon := range out[i].AnonFuncs {
-			if runsNow(anon) {
+			if d.runsNow(anon) {
 				out = append(out, anon)
 			}
 		}
@@ -477,9 +504,10 @@ func withLiterals(fn *ssa.Function) []*ssa.Function {
 	return out
 }
 
-// runsNow reports whether the function literal anon is called, or handed to a call, by the
-// function that creates it.
-func runsNow(anon *ssa.Function) bool {
+// runsNow reports whether the function literal anon is called by the function that creates
+// it, or handed to a call that runs it (callees.Resolver.RunsHere): a literal given to a
+// function of the package that only stores it (a handler registered for later) does not run.
+func (d *dropper) runsNow(anon *ssa.Function) bool {
 	var v ssa.Value = anon
 	if refs := anon.Referrers(); refs != nil {
 		for _, ref := range *refs {
@@ -488,18 +516,7 @@ func runsNow(anon *ssa.Function) bool {
 			}
 		}
 	}
-	refs := v.Referrers()
-	if refs == nil {
-		return false
-	}
-	for _, ref := range *refs {
-		switch ref.(type) {
-		case *ssa.Go, *ssa.Defer:
-		case ssa.CallInstruction:
-			return true
-		}
-	}
-	return false
+	return d.targets.RunsHere(v)
 }
 
 // A fileIndex finds a "path:line" written by another package's fact in the pass's file set:

@@ -49,7 +49,7 @@ func (c *checker) localOf(s *site) *ssa.Function {
 	for _, impl := range s.impls {
 		n := c.needs[impl]
 		switch {
-		case n != nil && (found == nil || c.needs[found].param == n.param):
+		case n != nil && (found == nil || c.needs[found].param-s.shifts[found] == n.param-s.shifts[impl]):
 			if found == nil {
 				found = impl
 			}
@@ -65,4 +65,45 @@ func (c *checker) localOf(s *site) *ssa.Function {
 func (c *checker) ignores(impl *ssa.Function) bool {
 	obj, ok := impl.Object().(*types.Func)
 	return ok && c.res.IgnoresCtx(obj)
+}
+
+// dynamicSite classifies a call of a function value that takes a ctx: a method value of a
+// generated client (an RPC), or a site when every function the value may hold
+// (callees.Resolver.Values: a phi, a field, a map, a closure a helper returns) is one of the
+// package's own, known by its body. For a parameter — the callback of a runner such as
+// retry(ctx, n, fn) — they are the functions the package's calls of the runner pass (and
+// localOf asks that all of them need a deadline). One out of sight: no site.
+func (c *checker) dynamicSite(fn *ssa.Function, call ssa.CallInstruction) *site {
+	if c.targets == nil {
+		c.targets = callees.New(c.info.Pkg, c.info.Funcs, c.res.Owned)
+	}
+	common := call.Common()
+	var ts []callees.Target
+	if p, ok := common.Value.(*ssa.Parameter); ok {
+		ts = c.targets.ParamValues(p)
+	} else {
+		ts = c.targets.Values(common.Value)
+	}
+	if len(ts) == 1 && ts[0].Fn == nil && ts[0].Obj != nil && ts[0].Bound {
+		if rpc, ok := classify(common, ts[0].Obj, clientAPIs); ok && !(rpc.stream && !streams) {
+			rpc.conn = ts[0].Recv
+			return &site{fn: fn, instr: call, rpc: &rpc, callee: ts[0].Obj}
+		}
+		return nil
+	}
+	var impls []*ssa.Function
+	shifts := make(map[*ssa.Function]int)
+	for _, t := range ts {
+		if t.Fn == nil || t.Fn.Pkg != c.info.Pkg || t.Fn.Blocks == nil {
+			return nil
+		}
+		if t.Bound {
+			shifts[t.Fn] = 1 // a method value: the receiver is bound, not among the arguments
+		}
+		impls = append(impls, t.Fn)
+	}
+	if len(impls) == 0 {
+		return nil
+	}
+	return &site{fn: fn, instr: call, impls: impls, shifts: shifts}
 }

@@ -174,12 +174,13 @@ type staticCall struct {
 type site struct {
 	fn     *ssa.Function // the function making the call
 	instr  ssa.CallInstruction
-	rpc    *clientCall     // a client-call API
-	local  *ssa.Function   // a function of this package, which may need a deadline
-	impls  []*ssa.Function // or, for an interface call, its implementations in this package
-	fact   *needsDeadline  // the fact of a function of another package
-	callee *types.Func     // the declared callee, nil for a function literal
-	shift  int             // 1 when the call is through a method value: Args lack the receiver
+	rpc    *clientCall           // a client-call API
+	local  *ssa.Function         // a function of this package, which may need a deadline
+	impls  []*ssa.Function       // or, for an interface call, its implementations in this package
+	fact   *needsDeadline        // the fact of a function of another package
+	callee *types.Func           // the declared callee, nil for a function literal
+	shift  int                   // 1 when the call is through a method value: Args lack the receiver
+	shifts map[*ssa.Function]int // for a call of a function value: the shift of each of impls
 }
 
 // need records that a function's ctx parameter reaches an RPC without a deadline.
@@ -250,9 +251,12 @@ func (c *checker) site(fn *ssa.Function, call ssa.CallInstruction) *site {
 	if common.IsInvoke() {
 		return c.interfaceSite(fn, call, obj)
 	}
-	callee := common.StaticCallee()
-	if callee == nil || typesutil.CtxParamIndex(common.Signature()) < 0 {
+	if typesutil.CtxParamIndex(common.Signature()) < 0 {
 		return nil
+	}
+	callee := common.StaticCallee()
+	if callee == nil {
+		return c.dynamicSite(fn, call)
 	}
 	shift := 0
 	if isBound(callee, obj) {
@@ -314,7 +318,7 @@ func (c *checker) target(s *site) (ctx ssa.Value, path string, ok bool) {
 	case s.local != nil || s.impls != nil:
 		if local := c.localOf(s); local != nil {
 			n := c.needs[local]
-			if i := n.param - s.shift; i >= 0 && i < len(args) {
+			if i := n.param - s.shift - s.shifts[local]; i >= 0 && i < len(args) {
 				return args[i], prepend(funcName(local), n.path), true
 			}
 		}

@@ -26,7 +26,7 @@ func TestMissingDeadline(t *testing.T) {
 		"missingdeadline/cli", "missingdeadline/optional",
 		"missingdeadline/chain/client", "missingdeadline/chain/service", "missingdeadline/chain/cmd",
 		"missingdeadline/interceptor", "missingdeadline/dialer/...", "missingdeadline/streams", "missingdeadline/handler", "missingdeadline/testfiles", "missingdeadline/evil",
-		"missingdeadline/factory", "missingdeadline/retryopt", "missingdeadline/iface",
+		"missingdeadline/factory", "missingdeadline/retryopt", "missingdeadline/iface", "missingdeadline/dynamic",
 	)
 }
 

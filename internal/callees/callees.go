@@ -1,7 +1,10 @@
 // Package callees finds the functions a call in the analysed package may invoke, beyond its
 // static callee: the implementations of an interface method declared in the package and the
-// packages it imports, and the functions stored into a func-typed struct field in the
-// package. Where no candidate is known, it returns none: rules stay silent.
+// packages it imports, and the functions a function value may hold — a literal, a named
+// function, a bound method value (w.flush), a method expression ((*T).M), merged by phis,
+// stored into a func-typed struct field, a map, a slice or a package variable, captured by a
+// literal, or returned by a function of the package (done := s.acquire(ctx); done()). Where
+// no candidate is known, it returns none: rules stay silent.
 package callees
 
 import (
@@ -23,6 +26,10 @@ type Target struct {
 	Impl string
 	// Field is the func-typed struct field the function was stored in, or "".
 	Field string
+	// Bound is set for a method value (w.flush): its receiver is bound, Recv, and a call
+	// passes only the declared parameters.
+	Bound bool
+	Recv  ssa.Value
 }
 
 // Resolver answers Targets for the calls of one package.
@@ -30,10 +37,13 @@ type Resolver struct {
 	pkg     *ssa.Package
 	funcs   []*ssa.Function
 	owned   func(types.Object) bool
-	named   []*types.TypeName                 // the owned concrete types visible to the package
-	impls   map[*types.Func][]Target          // per interface method
-	implsOf map[*types.Interface][]types.Type // per interface: the implementing types (T or *T)
-	fields  map[*types.Var][]Target
+	named   []*types.TypeName                   // the owned concrete types visible to the package
+	impls   map[*types.Func][]Target            // per interface method
+	implsOf map[*types.Interface][]types.Type   // per interface: the implementing types (T or *T)
+	fields  map[*types.Var][]ssa.Value          // func values stored per func-typed field
+	stores  map[any][]ssa.Value                 // func values stored per package variable, and per container type
+	runs    map[paramKey]bool                   // RunsParam, memoised
+	calls   map[*ssa.Function][]*ssa.CallCommon // the package's calls of each of its functions
 }
 
 // New returns a Resolver for pkg, whose source functions are funcs. Interface calls are
@@ -56,12 +66,254 @@ func (r *Resolver) Targets(common *ssa.CallCommon) []Target {
 	if fn := common.StaticCallee(); fn != nil {
 		return []Target{r.target(fn)}
 	}
-	if load, ok := common.Value.(*ssa.UnOp); ok {
-		if fa, ok := load.X.(*ssa.FieldAddr); ok {
-			return r.fieldFuncs(typesutil.FieldVar(fa.X.Type(), fa.Field))
+	return r.Values(common.Value)
+}
+
+// maxDepth bounds how many hops Values follows a function value through.
+const maxDepth = 8
+
+// Values returns the functions the func-typed value v may hold, or nil when one of the ways it
+// is made is out of sight (a parameter, a call of another package, a type assertion).
+func (r *Resolver) Values(v ssa.Value) []Target {
+	ts, ok := r.values(v, 0)
+	if !ok {
+		return nil
+	}
+	return dedup(ts)
+}
+
+func (r *Resolver) values(v ssa.Value, depth int) ([]Target, bool) {
+	if depth > maxDepth {
+		return nil, false
+	}
+	depth++
+	switch v := v.(type) {
+	case *ssa.Function:
+		return []Target{r.target(v)}, true
+	case *ssa.MakeClosure:
+		t := r.target(v.Fn.(*ssa.Function))
+		if isBound(v) {
+			t.Bound, t.Recv = true, v.Bindings[0]
+		}
+		return []Target{t}, true
+	case *ssa.Const:
+		return nil, v.IsNil() // calling a nil func panics: nothing runs
+	case *ssa.ChangeType:
+		return r.values(v.X, depth)
+	case *ssa.Phi:
+		return r.all(v.Edges, depth)
+	case *ssa.FreeVar: // a function value captured by a literal
+		return r.all(bindings(v), depth)
+	case *ssa.Field:
+		return r.fieldFuncs(typesutil.FieldVar(v.X.Type(), v.Field), depth), true
+	case *ssa.Lookup: // m[k] of a map of funcs
+		return r.stored(elemKey(v.X.Type()), depth)
+	case *ssa.Index: // a[i] of an array value
+		return r.stored(elemKey(v.X.Type()), depth)
+	case *ssa.Extract:
+		switch t := v.Tuple.(type) {
+		case *ssa.Lookup: // f, ok := m[k]
+			if v.Index == 0 {
+				return r.stored(elemKey(t.X.Type()), depth)
+			}
+		case *ssa.Call:
+			return r.returned(t, v.Index, depth)
+		}
+	case *ssa.Call: // a closure returned by a function of the package
+		return r.returned(v, 0, depth)
+	case *ssa.UnOp:
+		if v.Op != token.MUL {
+			return nil, false
+		}
+		switch a := v.X.(type) {
+		case *ssa.FieldAddr:
+			return r.fieldFuncs(typesutil.FieldVar(a.X.Type(), a.Field), depth), true
+		case *ssa.Global:
+			return r.stored(a, depth)
+		case *ssa.IndexAddr: // s[i] of a slice or array of funcs
+			return r.stored(elemKey(a.X.Type()), depth)
+		case *ssa.Alloc: // a local variable a literal captures or whose address is taken
+			return r.all(localStores(a), depth)
+		case *ssa.FreeVar: // the same variable as the literal sees it
+			var out []Target
+			for _, b := range bindings(a) {
+				alloc, ok := b.(*ssa.Alloc)
+				if !ok {
+					return nil, false
+				}
+				ts, ok := r.all(localStores(alloc), depth)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, ts...)
+			}
+			return out, true
 		}
 	}
-	return nil
+	return nil, false
+}
+
+// all returns the union of the functions each of vs may hold; ok is false when one is unknown.
+func (r *Resolver) all(vs []ssa.Value, depth int) ([]Target, bool) {
+	var out []Target
+	for _, v := range vs {
+		ts, ok := r.values(v, depth)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, ts...)
+	}
+	return out, len(vs) > 0
+}
+
+// returned returns the functions result idx of call may be: the values a function of the
+// package returns there (a helper returning a closure), through generic instances.
+func (r *Resolver) returned(call *ssa.Call, idx int, depth int) ([]Target, bool) {
+	callee := call.Common().StaticCallee()
+	if callee == nil {
+		return nil, false
+	}
+	if o := callee.Origin(); o != nil {
+		callee = o
+	}
+	if callee.Pkg != r.pkg || callee.Blocks == nil {
+		return nil, false
+	}
+	var vs []ssa.Value
+	for _, b := range callee.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && idx < len(ret.Results) {
+			vs = append(vs, ret.Results[idx])
+		}
+	}
+	return r.all(vs, depth)
+}
+
+// stored returns the functions the package stores into key — a package variable, or the
+// elements of maps, slices and arrays of one element type. Values stored that are not known
+// add no candidates, as for a field (fieldFuncs); ok is false when the package stores none.
+func (r *Resolver) stored(key any, depth int) ([]Target, bool) {
+	if key == nil {
+		return nil, false
+	}
+	if r.stores == nil {
+		r.stores = r.collectStores()
+	}
+	var out []Target
+	for _, v := range r.stores[key] {
+		if ts, ok := r.values(v, depth); ok {
+			out = append(out, ts...)
+		}
+	}
+	return out, len(out) > 0
+}
+
+// elemKey is the key of the elements of a map, slice or array type (or a pointer to an
+// array): its element type, as a string, so that identical types meet. nil for other types.
+func elemKey(t types.Type) any {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	var elem types.Type
+	switch u := t.Underlying().(type) {
+	case *types.Map:
+		elem = u.Elem()
+	case *types.Slice:
+		elem = u.Elem()
+	case *types.Array:
+		elem = u.Elem()
+	default:
+		return nil
+	}
+	if _, ok := elem.Underlying().(*types.Signature); !ok {
+		return nil
+	}
+	return "elem " + types.TypeString(elem, nil)
+}
+
+// collectStores indexes the func values the package stores into package variables and into
+// the elements of maps, slices and arrays.
+func (r *Resolver) collectStores() map[any][]ssa.Value {
+	out := make(map[any][]ssa.Value)
+	for _, fn := range r.bodies() {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch instr := instr.(type) {
+				case *ssa.Store:
+					switch a := instr.Addr.(type) {
+					case *ssa.Global:
+						out[a] = append(out[a], instr.Val)
+					case *ssa.IndexAddr:
+						if k := elemKey(a.X.Type()); k != nil {
+							out[k] = append(out[k], instr.Val)
+						}
+					}
+				case *ssa.MapUpdate:
+					if k := elemKey(instr.Map.Type()); k != nil {
+						out[k] = append(out[k], instr.Value)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// localStores returns the values stored into the local variable alloc, anywhere.
+func localStores(alloc *ssa.Alloc) []ssa.Value {
+	var out []ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
+			out = append(out, st.Val)
+		}
+	}
+	return out
+}
+
+// bindings returns the values the MakeClosure instructions creating fv's literal bind to fv.
+func bindings(fv *ssa.FreeVar) []ssa.Value {
+	fn := fv.Parent()
+	refs := fn.Referrers()
+	if fn.Parent() == nil || refs == nil {
+		return nil
+	}
+	idx := -1
+	for i, x := range fn.FreeVars {
+		if x == fv {
+			idx = i
+		}
+	}
+	var out []ssa.Value
+	for _, ref := range *refs {
+		if mc, ok := ref.(*ssa.MakeClosure); ok && mc.Fn == fn && idx >= 0 {
+			out = append(out, mc.Bindings[idx])
+		}
+	}
+	return out
+}
+
+// isBound reports whether mc makes a method value: the $bound wrapper of a method, its
+// receiver bound.
+func isBound(mc *ssa.MakeClosure) bool {
+	fn := mc.Fn.(*ssa.Function)
+	return fn.Synthetic != "" && fn.Parent() == nil && len(mc.Bindings) == 1
+}
+
+// dedup drops repeated targets, keeping the first.
+func dedup(ts []Target) []Target {
+	var out []Target
+	for _, t := range ts {
+		dup := false
+		for _, o := range out {
+			dup = dup || o.Obj == t.Obj && o.Fn == t.Fn && o.Field == t.Field && o.Bound == t.Bound
+		}
+		if !dup {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // target describes fn, an SSA function, as a Target.
@@ -189,20 +441,29 @@ func packages(pkg *types.Package) []*types.Package {
 // stored there (a parameter, a call's result) add no candidates: the functions the package
 // stores are among those the field may hold, as the implementations it sees are among those
 // of an interface.
-func (r *Resolver) fieldFuncs(field *types.Var) []Target {
+func (r *Resolver) fieldFuncs(field *types.Var, depth int) []Target {
 	if field == nil {
 		return nil
 	}
 	if r.fields == nil {
 		r.fields = r.collectFieldStores()
 	}
-	return r.fields[field]
+	var out []Target
+	for _, v := range r.fields[field] {
+		ts, _ := r.values(v, depth)
+		for _, t := range ts {
+			t.Field = field.Name()
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
-// collectFieldStores maps each func-typed field to the functions stored into it.
-func (r *Resolver) collectFieldStores() map[*types.Var][]Target {
-	out := make(map[*types.Var][]Target)
-	for _, fn := range r.funcs {
+// collectFieldStores maps each func-typed or interface-typed field to the values stored into
+// it.
+func (r *Resolver) collectFieldStores() map[*types.Var][]ssa.Value {
+	out := make(map[*types.Var][]ssa.Value)
+	for _, fn := range r.bodies() {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				st, ok := instr.(*ssa.Store)
@@ -217,26 +478,279 @@ func (r *Resolver) collectFieldStores() map[*types.Var][]Target {
 				if field == nil {
 					continue
 				}
-				if _, isFunc := field.Type().Underlying().(*types.Signature); !isFunc {
-					continue
+				switch field.Type().Underlying().(type) {
+				case *types.Signature, *types.Interface:
+					out[field] = append(out[field], st.Val)
 				}
-				var t Target
-				val := st.Val
-				if ct, ok := val.(*ssa.ChangeType); ok {
-					val = ct.X // a function assigned to a field of a named func type
-				}
-				switch v := val.(type) {
-				case *ssa.Function:
-					t = r.target(v)
-				case *ssa.MakeClosure:
-					t = r.target(v.Fn.(*ssa.Function))
-				default:
-					continue // not a function of the package: no candidate
-				}
-				t.Field = field.Name()
-				out[field] = append(out[field], t)
 			}
 		}
 	}
 	return out
+}
+
+// bodies returns the package's functions whose stores the resolver indexes: its source
+// functions and literals, and the synthetic init that runs package variables' initialisers.
+func (r *Resolver) bodies() []*ssa.Function {
+	if initFn := r.pkg.Func("init"); initFn != nil {
+		return append([]*ssa.Function{initFn}, r.funcs...)
+	}
+	return r.funcs
+}
+
+// Callbacks returns the functions a call hands its callee as arguments that the callee runs as
+// part of the call — retry(ctx, s.fetch), each(items, func(it item) { … }) — when the callee
+// is a function of the package whose body calls that parameter (runsParam). A function handed
+// to a function out of sight, or one that only stores it or starts it on a goroutine, is not
+// among them.
+func (r *Resolver) Callbacks(common *ssa.CallCommon) []Target {
+	callee := r.body(common)
+	if callee == nil {
+		return nil
+	}
+	var out []Target
+	for i, arg := range common.Args {
+		if _, ok := arg.Type().Underlying().(*types.Signature); !ok {
+			continue
+		}
+		if r.RunsParam(callee, i) {
+			out = append(out, r.Values(arg)...)
+		}
+	}
+	return dedup(out)
+}
+
+// body returns the static callee of common when it is a function of the package with a body
+// (the generic origin of an instance), or nil.
+func (r *Resolver) body(common *ssa.CallCommon) *ssa.Function {
+	callee := common.StaticCallee()
+	if common.IsInvoke() || callee == nil {
+		return nil
+	}
+	if o := callee.Origin(); o != nil {
+		callee = o
+	}
+	if callee.Pkg != r.pkg || callee.Blocks == nil || len(callee.Params) != len(common.Args) {
+		return nil
+	}
+	return callee
+}
+
+// Body returns the function of the package a call runs (the generic origin of an instance), or
+// nil when its body is out of sight.
+func (r *Resolver) Body(common *ssa.CallCommon) *ssa.Function { return r.body(common) }
+
+// RunsParam reports whether fn, a function of the package, calls its parameter i (a function
+// value) as part of a call to it: directly, from a literal it runs, or by handing it to a
+// function of the package that does. Deferred and goroutine calls do not count: cleanup, and a
+// lifetime of its own.
+func (r *Resolver) RunsParam(fn *ssa.Function, i int) bool {
+	if i < 0 || i >= len(fn.Params) {
+		return false
+	}
+	key := paramKey{fn, i}
+	if v, ok := r.runs[key]; ok {
+		return v
+	}
+	if r.runs == nil {
+		r.runs = make(map[paramKey]bool)
+	}
+	r.runs[key] = false // a recursive call adds nothing
+	v := r.runsValue(fn.Params[i], 0)
+	r.runs[key] = v
+	return v
+}
+
+type paramKey struct {
+	fn *ssa.Function
+	i  int
+}
+
+// runsValue reports whether the function value v is called by the function it is in, or by a
+// literal that function runs, or by a function of the package it is handed to.
+func (r *Resolver) runsValue(v ssa.Value, depth int) bool {
+	refs := v.Referrers()
+	if refs == nil || depth > maxDepth {
+		return false
+	}
+	for _, ref := range *refs {
+		switch ref := ref.(type) {
+		case *ssa.Call:
+			if ref.Call.Value == v {
+				return true
+			}
+			if callee := r.body(&ref.Call); callee != nil {
+				for i, arg := range ref.Call.Args {
+					if arg == v && r.RunsParam(callee, i) {
+						return true
+					}
+				}
+			}
+		case *ssa.ChangeType:
+			if r.runsValue(ref, depth+1) {
+				return true
+			}
+		case *ssa.MakeClosure:
+			lit := ref.Fn.(*ssa.Function)
+			if !r.RunsHere(ref) {
+				continue
+			}
+			for j, b := range ref.Bindings {
+				if b == v && r.runsValue(lit.FreeVars[j], depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// RunsHere reports whether the function value v — a literal (its MakeClosure, or the function
+// itself when it captures nothing) — is called, or handed to a call that runs it, by the
+// function that makes it: not started on a goroutine, deferred or stored for later.
+func (r *Resolver) RunsHere(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, ref := range *refs {
+		if call, ok := ref.(*ssa.Call); ok {
+			if call.Call.Value == v {
+				return true
+			}
+			if callee := r.body(&call.Call); callee != nil {
+				for i, arg := range call.Call.Args {
+					if arg == v && r.RunsParam(callee, i) {
+						return true
+					}
+				}
+				continue
+			}
+			return true // handed to a function out of sight: it may run it (errgroup's Go)
+		}
+	}
+	return false
+}
+
+// ParamValues returns the functions the package's calls of fn pass for its parameter p — the
+// callbacks a runner such as retry(ctx, n, fn) is given — or nil when a call passes one out of
+// sight, or there is no such call. Unlike Callbacks, which answers for one call, this answers
+// for every call at once: a rule that uses it must ask that all of them agree.
+func (r *Resolver) ParamValues(p *ssa.Parameter) []Target {
+	fn := p.Parent()
+	idx := -1
+	for i, q := range fn.Params {
+		if q == p {
+			idx = i
+		}
+	}
+	if idx < 0 || fn.Parent() != nil {
+		return nil // a literal's parameter: its callers are its own business
+	}
+	if r.calls == nil {
+		r.calls = make(map[*ssa.Function][]*ssa.CallCommon)
+		for _, f := range r.funcs {
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					if call, ok := instr.(ssa.CallInstruction); ok {
+						if callee := r.body(call.Common()); callee != nil {
+							r.calls[callee] = append(r.calls[callee], call.Common())
+						}
+					}
+				}
+			}
+		}
+	}
+	var out []Target
+	for _, common := range r.calls[fn] {
+		ts, ok := r.values(common.Args[idx], 0)
+		if !ok {
+			return nil
+		}
+		out = append(out, ts...)
+	}
+	return dedup(out)
+}
+
+// Dynamic returns the methods an interface call invokes when the package can see every
+// concrete type its receiver may hold — s.life.Context() where the server's field is only
+// ever set to a *lifecycle.Manager — or nil when one is out of sight (a parameter, a call of
+// another package). Unlike Targets, it does not fall back on every type implementing the
+// interface.
+func (r *Resolver) Dynamic(common *ssa.CallCommon) []Target {
+	if !common.IsInvoke() {
+		return nil
+	}
+	ts, ok := r.concrete(common.Value, 0)
+	if !ok || len(ts) == 0 {
+		return nil
+	}
+	var out []Target
+	for _, t := range ts {
+		obj, _, _ := types.LookupFieldOrMethod(t, true, common.Method.Pkg(), common.Method.Name())
+		impl, ok := obj.(*types.Func)
+		if !ok || types.IsInterface(impl.Signature().Recv().Type()) {
+			return nil // a method promoted from an embedded interface: out of sight
+		}
+		tg := Target{Obj: impl, Impl: types.TypeString(t, packageName)}
+		if fn := r.pkg.Prog.FuncValue(impl); fn != nil && fn.Blocks != nil && fn.Pkg == r.pkg {
+			tg.Fn = fn
+		}
+		out = append(out, tg)
+	}
+	return dedup(out)
+}
+
+// concrete returns the concrete types the interface value v may hold; ok is false when one
+// is out of sight.
+func (r *Resolver) concrete(v ssa.Value, depth int) ([]types.Type, bool) {
+	if depth > maxDepth {
+		return nil, false
+	}
+	depth++
+	switch v := v.(type) {
+	case *ssa.MakeInterface:
+		if types.IsInterface(v.X.Type()) {
+			return nil, false
+		}
+		return []types.Type{v.X.Type()}, true
+	case *ssa.ChangeInterface:
+		return r.concrete(v.X, depth)
+	case *ssa.Phi:
+		var out []types.Type
+		for _, e := range v.Edges {
+			ts, ok := r.concrete(e, depth)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, ts...)
+		}
+		return out, true
+	case *ssa.Field:
+		return r.fieldConcrete(typesutil.FieldVar(v.X.Type(), v.Field), depth)
+	case *ssa.UnOp:
+		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
+			return r.fieldConcrete(typesutil.FieldVar(fa.X.Type(), fa.Field), depth)
+		}
+	}
+	return nil, false
+}
+
+// fieldConcrete returns the concrete types the package stores into the interface-typed field;
+// ok is false when it stores one out of sight, or none.
+func (r *Resolver) fieldConcrete(field *types.Var, depth int) ([]types.Type, bool) {
+	if field == nil {
+		return nil, false
+	}
+	if r.fields == nil {
+		r.fields = r.collectFieldStores()
+	}
+	var out []types.Type
+	for _, v := range r.fields[field] {
+		ts, ok := r.concrete(v, depth)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, ts...)
+	}
+	return out, len(out) > 0
 }

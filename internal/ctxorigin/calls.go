@@ -57,7 +57,59 @@ func (r *Resolver) invokeResult(call *ssa.Call, idx int) Set {
 	if k := lookup(common.Method); k != nil {
 		return r.known(k, call, idx)
 	}
+	if s := r.viaImplementations(call, idx); s != nil {
+		return s
+	}
 	return r.unseen(common)
+}
+
+// viaImplementations returns the origins of result idx of an interface call when every
+// implementation the package can see returns a ctx that outlives any request — a field of its
+// receiver, where the receiver is the server's (s.life.Context(), with the server's field
+// holding its lifecycle manager), or a package-level one — known from its body or its
+// Returned fact. Otherwise nil: what an implementation returns may be the caller's ctx, and
+// one out of sight may return anything.
+func (r *Resolver) viaImplementations(call *ssa.Call, idx int) Set {
+	if r.Implementations == nil {
+		return nil
+	}
+	common := call.Common()
+	impls := r.Implementations(common)
+	if len(impls) == 0 {
+		return nil
+	}
+	args := append([]ssa.Value{common.Value}, common.Args...)
+	var sets []Set
+	for _, impl := range impls {
+		var s Set
+		switch {
+		case impl.Body != nil:
+			s = r.fromSummaryArgs(impl.Body, call, args, idx)
+		case r.imported != nil && r.imported(impl.Obj) != nil:
+			s = r.fromReturnedArgs(r.imported(impl.Obj), call, args, idx)
+		default:
+			return nil
+		}
+		if !outlives(s) {
+			return nil
+		}
+		sets = append(sets, s)
+	}
+	return union(sets...)
+}
+
+// outlives reports whether every origin in s is a ctx that outlives requests: a field of the
+// server or of a package-level variable, or a package-level variable.
+func outlives(s Set) bool {
+	for _, o := range s {
+		switch {
+		case o.Kind == Global:
+		case o.Kind == Field && o.FieldBase != OtherBase:
+		default:
+			return false
+		}
+	}
+	return len(s) > 0
 }
 
 // isRequestStream reports whether v is the server stream of a request scope, possibly
@@ -152,7 +204,12 @@ func (r *Resolver) known(k *api, call *ssa.Call, idx int) Set {
 // package: the origins of fn's returned values, with fn's parameters replaced by the call's
 // arguments, and the contexts fn creates marked as coming Via this call.
 func (r *Resolver) fromSummary(fn *ssa.Function, call *ssa.Call, idx int) Set {
-	common := call.Common()
+	return r.fromSummaryArgs(fn, call, call.Common().Args, idx)
+}
+
+// fromSummaryArgs is fromSummary with the values passed for fn's parameters, receiver first:
+// the call's arguments, or for an interface call the receiver and its arguments.
+func (r *Resolver) fromSummaryArgs(fn *ssa.Function, call *ssa.Call, args []ssa.Value, idx int) Set {
 	sum := r.summary(fn)
 	if idx >= len(sum) || sum[idx] == nil {
 		return unknown
@@ -161,7 +218,7 @@ func (r *Resolver) fromSummary(fn *ssa.Function, call *ssa.Call, idx int) Set {
 	for _, o := range sum[idx] {
 		switch {
 		case o.Kind == Param && o.Param.Parent() == fn:
-			sub := r.argOrigins(fn, common, o.Param)
+			sub := r.argOrigins(fn, args, o.Param)
 			if o.Deadline {
 				sub = withDeadline(sub)
 			}
@@ -170,7 +227,7 @@ func (r *Resolver) fromSummary(fn *ssa.Function, call *ssa.Call, idx int) Set {
 			}
 			sets = append(sets, sub)
 		case o.Kind == Field && o.baseParam != nil && o.baseParam.Parent() == fn:
-			if arg := argFor(fn, common, o.baseParam); arg != nil {
+			if arg := argFor(fn, args, o.baseParam); arg != nil {
 				o.FieldBase, o.baseParam = r.baseOf(arg)
 			}
 			sets = append(sets, Set{o})
@@ -184,18 +241,18 @@ func (r *Resolver) fromSummary(fn *ssa.Function, call *ssa.Call, idx int) Set {
 	return union(sets...)
 }
 
-func (r *Resolver) argOrigins(fn *ssa.Function, common *ssa.CallCommon, p *ssa.Parameter) Set {
-	if arg := argFor(fn, common, p); arg != nil {
+func (r *Resolver) argOrigins(fn *ssa.Function, args []ssa.Value, p *ssa.Parameter) Set {
+	if arg := argFor(fn, args, p); arg != nil {
 		return r.of(arg)
 	}
 	return unknown
 }
 
-// argFor returns the argument of common passed for parameter p of fn.
-func argFor(fn *ssa.Function, common *ssa.CallCommon, p *ssa.Parameter) ssa.Value {
+// argFor returns the value among args passed for parameter p of fn.
+func argFor(fn *ssa.Function, args []ssa.Value, p *ssa.Parameter) ssa.Value {
 	for i, q := range fn.Params {
-		if q == p && i < len(common.Args) {
-			return common.Args[i]
+		if q == p && i < len(args) {
+			return args[i]
 		}
 	}
 	return nil

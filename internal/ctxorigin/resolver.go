@@ -32,6 +32,20 @@ type Resolver struct {
 	summaries map[*ssa.Function][]Set
 	summing   map[*ssa.Function]bool
 	imported  func(*types.Func) *Returned
+	// Implementations, if set, returns the methods an interface call may invoke that the
+	// package can see (callees.Resolver's answer): the declared method and, when its body is in
+	// the package, the body; an empty answer when one may be out of sight.
+	Implementations func(*ssa.CallCommon) []Impl
+	// Funcs, if set, are the package's functions: where a container's elements are stored.
+	Funcs []*ssa.Function
+
+	elemStores map[*types.Var][]ssa.Value // per field holding a map, slice or array of ctx
+}
+
+// Impl is one method an interface call may invoke.
+type Impl struct {
+	Obj  *types.Func
+	Body *ssa.Function // nil when it is in another package
 }
 
 // New returns a Resolver for functions whose request parameters scopes knows. imported, if
@@ -99,8 +113,16 @@ func (r *Resolver) compute(v ssa.Value) Set {
 		}
 	case *ssa.Call:
 		return r.callResult(v, 0)
+	case *ssa.Lookup:
+		return r.element(v.X, v.Pos())
+	case *ssa.Index:
+		return r.element(v.X, v.Pos())
 	case *ssa.Extract:
 		switch t := v.Tuple.(type) {
+		case *ssa.Lookup:
+			if v.Index == 0 {
+				return r.element(t.X, t.Pos())
+			}
 		case *ssa.Call:
 			return r.callResult(t, v.Index)
 		case *ssa.TypeAssert:
@@ -166,8 +188,111 @@ func (r *Resolver) load(addr ssa.Value, at ssa.Instruction, pos token.Pos) Set {
 		return Set{{Kind: Global, Global: a, Pos: pos}}
 	case *ssa.FieldAddr:
 		return r.fieldLoad(a, pos)
+	case *ssa.IndexAddr:
+		return r.element(a.X, pos)
 	}
 	return unknown
+}
+
+// element returns the origins of a ctx read from an element of the map, slice or array
+// container: when the container is a field of the server or of a package-level variable (a
+// ctx per tenant, filled at start-up), a ctx that outlives requests — unless a request's ctx
+// is stored into such a container somewhere in the package (calls in flight, kept to be
+// cancelled). A package-level container is a package-level ctx. Anything else is unknown.
+func (r *Resolver) element(container ssa.Value, pos token.Pos) Set {
+	if g, ok := container.(*ssa.Global); ok { // an array variable, addressed directly
+		return Set{{Kind: Global, Global: g, Pos: pos}}
+	}
+	var fa *ssa.FieldAddr
+	switch c := container.(type) {
+	case *ssa.UnOp:
+		if g, ok := c.X.(*ssa.Global); ok && c.Op == token.MUL {
+			return Set{{Kind: Global, Global: g, Pos: pos}}
+		}
+		fa, _ = c.X.(*ssa.FieldAddr)
+	case *ssa.FieldAddr:
+		fa = c
+	}
+	if fa == nil || r.Funcs == nil {
+		return unknown
+	}
+	field := typesutil.FieldVar(fa.X.Type(), fa.Field)
+	base, bp := r.baseOf(fa.X)
+	if field == nil || base == OtherBase {
+		return unknown
+	}
+	for _, v := range r.elementStores(field) {
+		if r.of(v).Has(Request) {
+			return unknown
+		}
+	}
+	return Set{{Kind: Field, FieldVar: field, FieldBase: base, baseParam: bp, Pos: pos}}
+}
+
+// elementStores returns the values the package stores into elements of containers held in
+// field.
+func (r *Resolver) elementStores(field *types.Var) []ssa.Value {
+	if r.elemStores == nil {
+		r.elemStores = make(map[*types.Var][]ssa.Value)
+		fieldOf := func(x ssa.Value) *types.Var {
+			if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
+				x = u.X
+			}
+			if fa, ok := x.(*ssa.FieldAddr); ok {
+				return typesutil.FieldVar(fa.X.Type(), fa.Field)
+			}
+			return nil
+		}
+		for _, fn := range r.Funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					switch instr := instr.(type) {
+					case *ssa.MapUpdate:
+						if f := fieldOf(instr.Map); f != nil {
+							r.elemStores[f] = append(r.elemStores[f], instr.Value)
+						}
+					case *ssa.Store:
+						if ia, ok := instr.Addr.(*ssa.IndexAddr); ok {
+							if f := fieldOf(ia.X); f != nil {
+								r.elemStores[f] = append(r.elemStores[f], instr.Val)
+							}
+						}
+					case *ssa.Call: // s.shards = append(s.shards, ctx)
+						if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(instr.Call.Args) == 2 {
+							if f := fieldOf(instr.Call.Args[0]); f != nil {
+								r.elemStores[f] = append(r.elemStores[f], appended(instr.Call.Args[1])...)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return r.elemStores[field]
+}
+
+// appended returns the values an append call's variadic slice holds, as far as they are
+// stored into the slice literal it is built from.
+func appended(v ssa.Value) []ssa.Value {
+	s, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	alloc, ok := s.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		if ia, ok := ref.(*ssa.IndexAddr); ok {
+			for _, use := range *ia.Referrers() {
+				if st, ok := use.(*ssa.Store); ok && st.Addr == ia {
+					out = append(out, st.Val)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // capturedLoad returns the origins of a load, inside a function literal, of a variable of the

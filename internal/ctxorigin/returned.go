@@ -141,13 +141,12 @@ func ParamIndex(fn *ssa.Function, p *ssa.Parameter) int {
 // returnedField is the origin of a ctx that a function of another package returned from a
 // struct field: of a package-level variable (long-lived), or of the argument for one of its
 // parameters, whose base the caller knows (s.lifecycle.Context() on the server's field).
-func (r *Resolver) returnedField(ro ReturnedOrigin, call *ssa.Call) Set {
+func (r *Resolver) returnedField(ro ReturnedOrigin, call *ssa.Call, args []ssa.Value) Set {
 	o := Origin{Kind: Field, Desc: ro.Desc, Via: call, Pos: call.Pos(), Deadline: ro.Deadline, Opaque: ro.Opaque}
 	if ro.Param < 0 {
 		o.FieldBase = GlobalBase
 		return Set{o}
 	}
-	args := call.Common().Args
 	if ro.Param >= len(args) {
 		return unknown
 	}
@@ -158,10 +157,15 @@ func (r *Resolver) returnedField(ro ReturnedOrigin, call *ssa.Call) Set {
 // fromReturned returns the origins of result idx of call, a call of a function of another
 // package whose Returned fact is f.
 func (r *Resolver) fromReturned(f *Returned, call *ssa.Call, idx int) Set {
+	return r.fromReturnedArgs(f, call, call.Common().Args, idx)
+}
+
+// fromReturnedArgs is fromReturned with the values passed for the function's parameters,
+// receiver first (for an interface call, the receiver and its arguments).
+func (r *Resolver) fromReturnedArgs(f *Returned, call *ssa.Call, args []ssa.Value, idx int) Set {
 	if idx >= len(f.Results) || f.Results[idx] == nil {
 		return unknown
 	}
-	args := call.Common().Args
 	var sets []Set
 	for _, ro := range f.Results[idx] {
 		switch ro.Kind {
@@ -181,7 +185,7 @@ func (r *Resolver) fromReturned(f *Returned, call *ssa.Call, idx int) Set {
 		case Root, Detached, Global:
 			sets = append(sets, Set{{Kind: ro.Kind, Desc: ro.Desc, Via: call, Pos: call.Pos(), Deadline: ro.Deadline, Opaque: ro.Opaque}})
 		case Field:
-			sets = append(sets, r.returnedField(ro, call))
+			sets = append(sets, r.returnedField(ro, call, args))
 		default:
 			sets = append(sets, unknown)
 		}

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/deadlinelint/deadlinelint/internal/callees"
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/directive"
 	"github.com/deadlinelint/deadlinelint/internal/scope"
@@ -115,13 +116,14 @@ func (r *Result) MayHaveScopes() bool { return r.RPC || r.marked }
 
 // SSA builds (once) and returns the package's SSA view.
 func (r *Result) SSA() *Info {
-	r.once.Do(func() { r.info = buildSSA(r.pass, r.generated, r.returned, r.TestSupport) })
+	r.once.Do(func() { r.info = buildSSA(r.pass, r.generated, r.returned, r.TestSupport, r.Owned) })
 	return r.info
 }
 
 // Generated reports whether pos lies in a generated file.
 func (r *Result) Generated(pos token.Pos) bool {
-	return r.generated[r.pass.Fset.File(pos).Name()]
+	f := r.pass.Fset.File(pos)
+	return f != nil && r.generated[f.Name()]
 }
 
 // CallExpr returns the call expression whose opening parenthesis is at lparen (the position
@@ -315,7 +317,7 @@ func isExternal(pass *analysis.Pass) bool {
 }
 
 // buildSSA creates the SSA package the way buildssa does, without its noreturn pass.
-func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types.Object]*ctxorigin.Returned, testSupport bool) *Info {
+func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types.Object]*ctxorigin.Returned, testSupport bool, owned func(types.Object) bool) *Info {
 	prog := ssa.NewProgram(pass.Fset, 0)
 	for _, p := range pass.Pkg.Imports() {
 		prog.CreatePackage(p, nil, nil, true)
@@ -353,14 +355,35 @@ func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types
 	}
 	scopes := scope.Find(pass.Pkg, funcs, testSupport)
 	imported := func(fn *types.Func) *ctxorigin.Returned { return returned[fn] }
-	return &Info{Pkg: pkg, Funcs: funcs, Scopes: scopes, Origins: ctxorigin.New(scopes, imported)}
+	origins := ctxorigin.New(scopes, imported)
+	origins.Funcs = funcs
+	targets := callees.New(pkg, funcs, owned)
+	origins.Implementations = func(common *ssa.CallCommon) []ctxorigin.Impl {
+		var out []ctxorigin.Impl
+		for _, t := range targets.Dynamic(common) {
+			if t.Obj == nil {
+				return nil
+			}
+			out = append(out, ctxorigin.Impl{Obj: t.Obj, Body: t.Fn})
+		}
+		return out
+	}
+	return &Info{Pkg: pkg, Funcs: funcs, Scopes: scopes, Origins: origins}
 }
 
 // CallRange returns the source range of the call expression of instr (a call, go or defer),
-// falling back to the instruction's position.
+// falling back to the instruction's position, or — for a call the source does not spell, such
+// as a range-over-func loop's call of its iterator — to the position of the function value
+// called (the call of idx.All() that made the iterator).
 func (r *Result) CallRange(instr ssa.CallInstruction) (token.Pos, token.Pos) {
 	if c := r.CallExpr(instr.Common().Pos()); c != nil {
 		return c.Pos(), c.End()
 	}
-	return instr.Pos(), token.NoPos
+	if pos := instr.Pos(); pos.IsValid() {
+		return pos, token.NoPos
+	}
+	if v, ok := instr.Common().Value.(ssa.CallInstruction); ok {
+		return r.CallRange(v)
+	}
+	return instr.Common().Value.Pos(), token.NoPos
 }

@@ -1,0 +1,102 @@
+package dynamic
+
+import (
+	"context"
+
+	"example.com/gen/catalogpb"
+)
+
+// op is a command of a table: a func field, filled with method values.
+type op struct {
+	do func(context.Context, string) error
+}
+
+type admin struct {
+	catalogpb.UnimplementedCatalogServer
+	ops   map[string]op
+	steps []func(context.Context, string) error
+}
+
+type cleaner struct{}
+
+func (c *cleaner) drain(ctx context.Context, id string) error { return fetch(context.Background(), id) } // want drain:"drops ctx"
+func (c *cleaner) check(ctx context.Context, id string) error { return fetch(ctx, id) }
+
+func newAdmin(c *cleaner) *admin {
+	return &admin{
+		ops:   map[string]op{"drain": {do: c.drain}, "check": {do: c.check}},
+		steps: []func(context.Context, string) error{passing},
+	}
+}
+
+// A command table: the function in the map's element field is one of those stored there.
+func (s *admin) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	o := s.ops[req.GetId()]
+	_ = o.do(ctx, req.GetId()) // want `works with context.Background\(\)`
+	for _, step := range s.steps {
+		_ = step(ctx, req.GetId()) // a slice holding only a function that keeps the ctx
+	}
+	return nil, nil
+}
+
+// orphaned drops the ctx it is given.
+func orphaned(ctx context.Context, id string) error { return fetch(context.TODO(), id) } // want orphaned:"drops ctx"
+
+// Two functions merged by a phi: one of them drops.
+type chooser struct {
+	catalogpb.UnimplementedCatalogServer
+}
+
+func (s *chooser) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	f := passing
+	if req.GetId() == "" {
+		f = orphaned
+	}
+	_ = f(ctx, req.GetId()) // want `works with context.TODO\(\)`
+	g := passing
+	if req.GetId() == "x" {
+		g = fetch
+	}
+	_ = g(ctx, req.GetId())
+	return nil, nil
+}
+
+// A closure a helper returns, called later.
+type preparer struct {
+	catalogpb.UnimplementedCatalogServer
+}
+
+func (s *preparer) prepare(id string) func(context.Context) error {
+	return func(ctx context.Context) error { return fetch(context.TODO(), id) }
+}
+
+func (s *preparer) prepareKeeping(id string) func(context.Context) error {
+	return func(ctx context.Context) error { return fetch(ctx, id) }
+}
+
+func (s *preparer) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	run := s.prepare(req.GetId())
+	_ = run(ctx) // want `works with context.TODO\(\)`
+	keep := s.prepareKeeping(req.GetId())
+	_ = keep(ctx)
+	return nil, nil
+}
+
+// A package variable holding a function.
+var hook = unhooked
+
+func unhooked(ctx context.Context, id string) error { // want unhooked:"drops ctx"
+	return fetch(context.Background(), id)
+}
+
+var quietHook = passing
+
+type hooked struct {
+	catalogpb.UnimplementedCatalogServer
+}
+
+func (s *hooked) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	_ = hook(ctx, req.GetId()) // want `works with context.Background\(\)`
+	_ = quietHook(ctx, req.GetId())
+	return nil, nil
+}

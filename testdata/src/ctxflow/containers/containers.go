@@ -1,0 +1,60 @@
+// Package containers holds handlers that take their ctx out of something the server keeps: a
+// lifecycle manager behind an interface, a table of tenant contexts filled at start-up. Those
+// outlive the request. Beside each, the same shape holding the request's own ctx.
+package containers
+
+import (
+	"context"
+	"net"
+
+	"ctxflow/lifecycle"
+	"example.com/gen/catalogpb"
+)
+
+func load(ctx context.Context, id string) error {
+	var d net.Dialer
+	_, err := d.DialContext(ctx, "tcp", id)
+	return err
+}
+
+// lifetime is what the server needs of its lifecycle manager.
+type lifetime interface {
+	Context() context.Context
+}
+
+// Server keeps a lifecycle manager behind an interface, and a ctx per tenant.
+type Server struct {
+	catalogpb.UnimplementedCatalogServer
+	life    lifetime
+	tenants map[string]context.Context
+	shards  []context.Context
+}
+
+// New wires the server at start-up.
+func New(parent context.Context, m *lifecycle.Manager) *Server {
+	s := &Server{life: m, tenants: make(map[string]context.Context)}
+	s.tenants["default"] = parent
+	s.shards = append(s.shards, parent)
+	return s
+}
+
+func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	_ = load(s.life.Context(), req.GetId()) // want `containers.load in handler Server.GetItem uses receiver field`
+	_ = load(s.tenants[req.GetId()], "t")  // want `uses receiver field tenants`
+	_ = load(s.shards[0], "s")             // want `uses receiver field shards`
+	var l lifetime = lifecycle.NewRequest(ctx)
+	_ = load(l.Context(), "request") // a per-request state: the request's ctx
+	return nil, nil
+}
+
+// Registry keeps the ctx of every call in flight, keyed by id: request contexts.
+type Registry struct {
+	catalogpb.UnimplementedCatalogServer
+	inflight map[string]context.Context
+}
+
+func (r *Registry) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	r.inflight[req.GetId()] = ctx
+	_ = load(r.inflight[req.GetId()], "inflight") // holds request contexts: not long-lived
+	return nil, nil
+}
