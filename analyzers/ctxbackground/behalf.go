@@ -7,6 +7,7 @@ import (
 
 	"github.com/deadlinelint/deadlinelint/internal/callees"
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
+	"github.com/deadlinelint/deadlinelint/internal/scope"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
@@ -109,9 +110,13 @@ func inDeferred(fn *ssa.Function) bool {
 }
 
 // isClientAdapter reports whether t, an implementation of an interface a server calls, wraps
-// a gRPC client: it is the service's own client side (a plugin's client stub), whose methods
-// forward to the remote server — not work the server does for its caller.
-func isClientAdapter(t callees.Target) bool {
+// a client of a service the package itself serves: the service's own client side (a plugin's
+// client stub, behind the same interface as the plugin's local implementations), whose methods
+// forward to the remote server — not work the server does for its caller. A generated client
+// is of a served service when it has a client method for every RPC of the service's server
+// interface; an adapter of a downstream service's client is work like any other. One over a
+// bare connection does not say which service it calls: it counts as the service's own.
+func (d *dropper) isClientAdapter(t callees.Target) bool {
 	if t.Obj == nil {
 		return false
 	}
@@ -127,20 +132,54 @@ func isClientAdapter(t callees.Target) bool {
 	if !ok {
 		return false
 	}
+	if d.served == nil {
+		d.served = scope.Served(d.pass.Pkg)
+	}
 	for i := 0; i < st.NumFields(); i++ {
-		if isGRPCClient(st.Field(i).Type()) {
+		ft := st.Field(i).Type()
+		if isConn(ft) || isGRPCClient(ft) && d.clientOfServed(ft) {
+			return true // a bare connection does not say which service it calls: stay silent
+		}
+	}
+	return false
+}
+
+// clientOfServed reports whether the client type t has a client method (one taking
+// ...grpc.CallOption) of the same name as every RPC of one of the services the package serves.
+func (d *dropper) clientOfServed(t types.Type) bool {
+	ms := types.NewMethodSet(t)
+	has := func(name string) bool {
+		for i := 0; i < ms.Len(); i++ {
+			if sig, ok := ms.At(i).Type().(*types.Signature); ok && ms.At(i).Obj().Name() == name && typesutil.TakesCallOptions(sig) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, iface := range d.served {
+		rpcs, all := 0, true
+		for i := 0; i < iface.NumMethods(); i++ {
+			if m := iface.Method(i); m.Exported() {
+				rpcs++
+				all = all && has(m.Name())
+			}
+		}
+		if rpcs > 0 && all {
 			return true
 		}
 	}
 	return false
 }
 
-// isGRPCClient reports whether t is a gRPC client: grpc.ClientConnInterface, *grpc.ClientConn,
-// or a type with a method whose last parameter is ...grpc.CallOption (a generated client).
+// isConn reports whether t is a bare gRPC connection: grpc.ClientConnInterface or
+// *grpc.ClientConn.
+func isConn(t types.Type) bool {
+	return typesutil.IsNamed(t, typesutil.GRPCPath, "ClientConnInterface") || typesutil.IsPointerToNamed(t, typesutil.GRPCPath, "ClientConn")
+}
+
+// isGRPCClient reports whether t is a gRPC client: a type with a method whose last parameter
+// is ...grpc.CallOption (a generated client).
 func isGRPCClient(t types.Type) bool {
-	if typesutil.IsNamed(t, typesutil.GRPCPath, "ClientConnInterface") || typesutil.IsPointerToNamed(t, typesutil.GRPCPath, "ClientConn") {
-		return true
-	}
 	ms := types.NewMethodSet(t)
 	for i := 0; i < ms.Len(); i++ {
 		if sig, ok := ms.At(i).Type().(*types.Signature); ok && typesutil.TakesCallOptions(sig) {

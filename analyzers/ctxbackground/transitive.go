@@ -3,6 +3,7 @@ package ctxbackground
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 	"slices"
 	"sort"
 	"strconv"
@@ -45,6 +46,30 @@ func (f *dropsCtx) String() string {
 		}
 	}
 	return "drops ctx: " + strings.Join(parts, "; ")
+}
+
+// returnsDrop is the fact exported for a function that returns a function value which, when
+// called, runs ctx-taking work with a root of its own: an iterator (idx.All() loading every row
+// on context.Background()), a wrapper (guard.Detached(fn, d) running fn under a fresh budget).
+type returnsDrop struct {
+	Results []ResultDrop
+}
+
+// A ResultDrop is what the function value returned as result Index drops.
+type ResultDrop struct {
+	Index int
+	Roots []RootUse
+}
+
+// AFact marks returnsDrop as an analysis fact.
+func (*returnsDrop) AFact() {}
+
+func (f *returnsDrop) String() string {
+	var parts []string
+	for _, r := range f.Results {
+		parts = append(parts, fmt.Sprintf("result %d %s", r.Index, (&dropsCtx{Roots: r.Roots}).String()))
+	}
+	return "returns a function that " + strings.Join(parts, "; ")
 }
 
 // A root is a RootUse as the package knows it: for a root created in this package, where.
@@ -100,6 +125,7 @@ type dropper struct {
 	files      *fileIndex
 	memo       map[*ssa.Function]*drop
 	active     map[*ssa.Function]bool
+	served     []*types.Interface // the services the package serves, asked on first need
 }
 
 // newDropper returns a dropper. suppressed reports whether a root created at a position is
@@ -108,7 +134,7 @@ type dropper struct {
 func newDropper(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info, suppressed func(token.Pos) bool) *dropper {
 	return &dropper{
 		pass: pass, res: res, info: info, suppressed: suppressed,
-		targets: callees.New(info.Pkg, info.Funcs, res.Owned),
+		targets: res.NewCallees(),
 		files:   &fileIndex{fset: pass.Fset},
 		memo:    make(map[*ssa.Function]*drop),
 		active:  make(map[*ssa.Function]bool),
@@ -128,6 +154,9 @@ func (d *dropper) exportFacts() {
 		}
 		if dr := d.dropsIn(fn); dr != nil {
 			d.pass.ExportObjectFact(obj, dr.fact())
+		}
+		if f := d.returnsDrop(fn); f != nil && obj.Exported() {
+			d.pass.ExportObjectFact(obj, f)
 		}
 	}
 }
@@ -243,7 +272,7 @@ func (d *dropper) calleeDrop(common *ssa.CallCommon) (string, *drop) {
 	var name string
 	var out *drop
 	for _, t := range targets {
-		if common.IsInvoke() && isClientAdapter(t) {
+		if common.IsInvoke() && d.isClientAdapter(t) {
 			continue
 		}
 		dr := d.targetDrop(t)
@@ -263,9 +292,54 @@ func (d *dropper) calleeDrop(common *ssa.CallCommon) (string, *drop) {
 	return name, out
 }
 
+// returnsDrop returns the fact of fn when a function value it returns drops its caller's ctx,
+// or nil.
+func (d *dropper) returnsDrop(fn *ssa.Function) *returnsDrop {
+	results := fn.Signature.Results()
+	var f returnsDrop
+	for i := 0; i < results.Len(); i++ {
+		if _, isFunc := results.At(i).Type().Underlying().(*types.Signature); !isFunc {
+			continue
+		}
+		var roots []RootUse
+		for _, v := range callees.Returned(fn, i) {
+			for _, t := range d.targets.Values(v) {
+				if dr := d.targetDrop(t); dr != nil {
+					for _, r := range dr.roots {
+						roots = append(roots, r.RootUse)
+					}
+				}
+			}
+		}
+		if len(roots) > 0 {
+			f.Results = append(f.Results, ResultDrop{Index: i, Roots: roots})
+		}
+	}
+	if len(f.Results) == 0 {
+		return nil
+	}
+	return &f
+}
+
 func (d *dropper) targetDrop(t callees.Target) *drop {
 	if t.Fn != nil {
 		return d.dropsIn(t.Fn)
+	}
+	if t.From != nil {
+		var fact returnsDrop
+		if !d.pass.ImportObjectFact(t.From, &fact) {
+			return nil
+		}
+		for _, r := range fact.Results {
+			if r.Index == t.Result {
+				dr := new(drop)
+				for _, u := range r.Roots {
+					dr.add(root{RootUse: u})
+				}
+				return dr
+			}
+		}
+		return nil
 	}
 	var fact dropsCtx
 	if t.Obj == nil || !d.pass.ImportObjectFact(t.Obj, &fact) {
@@ -476,6 +550,8 @@ func calleeLabel(call *ssa.Call) string {
 // targetName names a call target for a message: "pricing.Quote", "(*pgRepo).Load".
 func targetName(t callees.Target) string {
 	switch {
+	case t.From != nil:
+		return "the function " + targetName(callees.Target{Obj: t.From}) + " returns"
 	case t.Obj == nil && t.Field != "":
 		return "the function in field " + t.Field
 	case t.Obj == nil:

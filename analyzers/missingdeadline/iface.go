@@ -18,7 +18,7 @@ func (c *checker) interfaceSite(fn *ssa.Function, call ssa.CallInstruction, m *t
 		return nil
 	}
 	if c.targets == nil {
-		c.targets = callees.New(c.info.Pkg, c.info.Funcs, c.res.Owned)
+		c.targets = c.res.NewCallees()
 	}
 	var impls []*ssa.Function
 	for _, t := range c.targets.Targets(call.Common()) {
@@ -75,7 +75,7 @@ func (c *checker) ignores(impl *ssa.Function) bool {
 // localOf asks that all of them need a deadline). One out of sight: no site.
 func (c *checker) dynamicSite(fn *ssa.Function, call ssa.CallInstruction) *site {
 	if c.targets == nil {
-		c.targets = callees.New(c.info.Pkg, c.info.Funcs, c.res.Owned)
+		c.targets = c.res.NewCallees()
 	}
 	common := call.Common()
 	var ts []callees.Target

@@ -30,6 +30,10 @@ type Target struct {
 	// passes only the declared parameters.
 	Bound bool
 	Recv  ssa.Value
+	// From is set, with Result, for the function value a function of another package returns
+	// (an iterator, a wrapped callback): rules know what it does from From's facts.
+	From   *types.Func
+	Result int
 }
 
 // Resolver answers Targets for the calls of one package.
@@ -44,6 +48,10 @@ type Resolver struct {
 	stores  map[any][]ssa.Value                 // func values stored per package variable, and per container type
 	runs    map[paramKey]bool                   // RunsParam, memoised
 	calls   map[*ssa.Function][]*ssa.CallCommon // the package's calls of each of its functions
+
+	// Imported, if set, answers RunsParam for a function of another package from its fact: ok
+	// is false when the function's package was not summarised (it may run anything).
+	Imported func(fn *types.Func, i int) (runs, ok bool)
 }
 
 // New returns a Resolver for pkg, whose source functions are funcs. Interface calls are
@@ -169,24 +177,36 @@ func (r *Resolver) all(vs []ssa.Value, depth int) ([]Target, bool) {
 // returned returns the functions result idx of call may be: the values a function of the
 // package returns there (a helper returning a closure), through generic instances.
 func (r *Resolver) returned(call *ssa.Call, idx int, depth int) ([]Target, bool) {
-	callee := call.Common().StaticCallee()
-	if callee == nil {
-		return nil, false
-	}
-	if o := callee.Origin(); o != nil {
-		callee = o
-	}
-	if callee.Pkg != r.pkg || callee.Blocks == nil {
-		return nil, false
+	var callees []*ssa.Function
+	if callee := call.Common().StaticCallee(); callee != nil {
+		if o := callee.Origin(); o != nil {
+			callee = o
+		}
+		if obj, ok := callee.Object().(*types.Func); ok && (callee.Pkg != r.pkg || callee.Blocks == nil) {
+			return []Target{{From: obj, Result: idx}}, true // another package's: its facts tell
+		}
+		callees = append(callees, callee)
+	} else if !call.Common().IsInvoke() { // a closure a closure returned: mk := s.stepper(); mk(id)(ctx)
+		ts, ok := r.values(call.Common().Value, depth)
+		if !ok {
+			return nil, false
+		}
+		for _, t := range ts {
+			if t.Fn == nil || t.Bound {
+				return nil, false
+			}
+			callees = append(callees, t.Fn)
+		}
 	}
 	var vs []ssa.Value
-	for _, b := range callee.Blocks {
-		if len(b.Instrs) == 0 {
-			continue
+	for _, callee := range callees {
+		if o := callee.Origin(); o != nil {
+			callee = o
 		}
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && idx < len(ret.Results) {
-			vs = append(vs, ret.Results[idx])
+		if callee.Pkg != r.pkg || callee.Blocks == nil {
+			return nil, false
 		}
+		vs = append(vs, Returned(callee, idx)...)
 	}
 	return r.all(vs, depth)
 }
@@ -307,7 +327,7 @@ func dedup(ts []Target) []Target {
 	for _, t := range ts {
 		dup := false
 		for _, o := range out {
-			dup = dup || o.Obj == t.Obj && o.Fn == t.Fn && o.Field == t.Field && o.Bound == t.Bound
+			dup = dup || o.Obj == t.Obj && o.Fn == t.Fn && o.Field == t.Field && o.Bound == t.Bound && o.From == t.From && o.Result == t.Result
 		}
 		if !dup {
 			out = append(out, t)
@@ -503,20 +523,37 @@ func (r *Resolver) bodies() []*ssa.Function {
 // to a function out of sight, or one that only stores it or starts it on a goroutine, is not
 // among them.
 func (r *Resolver) Callbacks(common *ssa.CallCommon) []Target {
-	callee := r.body(common)
-	if callee == nil {
-		return nil
-	}
 	var out []Target
 	for i, arg := range common.Args {
 		if _, ok := arg.Type().Underlying().(*types.Signature); !ok {
 			continue
 		}
-		if r.RunsParam(callee, i) {
+		if runs, known := r.runsArg(common, i); runs && known {
 			out = append(out, r.Values(arg)...)
 		}
 	}
 	return dedup(out)
+}
+
+// runsArg reports whether the callee of common runs the function value it is given as
+// argument i: from its body in the package, or from its fact in another. known is false when
+// the callee is out of sight (a dynamic call, a package not summarised).
+func (r *Resolver) runsArg(common *ssa.CallCommon, i int) (runs, known bool) {
+	if callee := r.body(common); callee != nil {
+		return r.RunsParam(callee, i), true
+	}
+	callee := common.StaticCallee()
+	if common.IsInvoke() || callee == nil || r.Imported == nil {
+		return false, false
+	}
+	if o := callee.Origin(); o != nil {
+		callee = o
+	}
+	obj, ok := callee.Object().(*types.Func)
+	if !ok || obj.Pkg() == nil || obj.Pkg() == r.pkg.Pkg {
+		return false, false
+	}
+	return r.Imported(obj, i)
 }
 
 // body returns the static callee of common when it is a function of the package with a body
@@ -578,11 +615,9 @@ func (r *Resolver) runsValue(v ssa.Value, depth int) bool {
 			if ref.Call.Value == v {
 				return true
 			}
-			if callee := r.body(&ref.Call); callee != nil {
-				for i, arg := range ref.Call.Args {
-					if arg == v && r.RunsParam(callee, i) {
-						return true
-					}
+			for i, arg := range ref.Call.Args {
+				if runs, known := r.runsArg(&ref.Call, i); arg == v && runs && known {
+					return true
 				}
 			}
 		case *ssa.ChangeType:
@@ -617,15 +652,14 @@ func (r *Resolver) RunsHere(v ssa.Value) bool {
 			if call.Call.Value == v {
 				return true
 			}
-			if callee := r.body(&call.Call); callee != nil {
-				for i, arg := range call.Call.Args {
-					if arg == v && r.RunsParam(callee, i) {
-						return true
-					}
+			for i, arg := range call.Call.Args {
+				if arg != v {
+					continue
 				}
-				continue
+				if runs, known := r.runsArg(&call.Call, i); runs || !known {
+					return true // run by the callee, or handed to one out of sight: it may (errgroup's Go)
+				}
 			}
-			return true // handed to a function out of sight: it may run it (errgroup's Go)
 		}
 	}
 	return false
@@ -753,4 +787,18 @@ func (r *Resolver) fieldConcrete(field *types.Var, depth int) ([]types.Type, boo
 		out = append(out, ts...)
 	}
 	return out, len(out) > 0
+}
+
+// Returned returns the values fn returns as result idx, from every return statement.
+func Returned(fn *ssa.Function, idx int) []ssa.Value {
+	var vs []ssa.Value
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && idx < len(ret.Results) {
+			vs = append(vs, ret.Results[idx])
+		}
+	}
+	return vs
 }

@@ -7,12 +7,14 @@
 package ctxssa
 
 import (
+	"fmt"
 	"go/ast"
 	"go/build"
 	"go/token"
 	"go/types"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -34,8 +36,30 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "build SSA, request scopes and ctx origins for deadlinelint's rules",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx)},
+	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised)},
 }
+
+// runsParams is the fact of a function or method that runs some of its func-typed
+// parameters as part of a call to it (callees.Resolver.RunsParam): a callback runner such as
+// batch.Each(ctx, ids, fn). Params are indices among the SSA parameters, receiver first.
+type runsParams struct {
+	Params []int
+}
+
+// AFact marks runsParams as an analysis fact.
+func (*runsParams) AFact() {}
+
+func (f *runsParams) String() string { return fmt.Sprintf("runs params %v", f.Params) }
+
+// summarised is the package fact of a package whose functions' runsParams facts were
+// computed: a function of it without one runs none of its parameters (it stores them, or
+// starts them on a goroutine).
+type summarised struct{}
+
+// AFact marks summarised as an analysis fact.
+func (*summarised) AFact() {}
+
+func (*summarised) String() string { return "summarised" }
 
 // ignoresCtx is the fact of a function or method that takes a ctx and does no work with it:
 // never refers to it, or (Reads) refers to it only to read values, log or record a metric, or
@@ -176,8 +200,54 @@ func run(pass *analysis.Pass) (any, error) {
 		exportReturned(pass, res)
 		res.ignoring = exportIgnoring(pass)
 		exportSemanticIgnoring(pass, res, res.SSA())
+		exportRuns(pass, res, res.SSA())
 	}
 	return res, nil
+}
+
+// exportRuns exports a runsParams fact for each exported function and method of the package
+// that runs one of its func-typed parameters, and marks the package summarised.
+func exportRuns(pass *analysis.Pass, res *Result, info *Info) {
+	targets := res.NewCallees()
+	for _, fn := range info.Funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || !obj.Exported() || obj.Pkg() != pass.Pkg {
+			continue
+		}
+		var f runsParams
+		for i, p := range fn.Params {
+			if _, isFunc := p.Type().Underlying().(*types.Signature); isFunc && targets.RunsParam(fn, i) {
+				f.Params = append(f.Params, i)
+			}
+		}
+		if len(f.Params) > 0 {
+			pass.ExportObjectFact(obj, &f)
+		}
+	}
+	pass.ExportPackageFact(new(summarised))
+}
+
+// NewCallees returns a resolver of the package's calls (callees.Resolver) that knows, through
+// their facts, which parameters the functions of other summarised packages run. A rule makes
+// its own: a resolver is not safe for concurrent use.
+func (r *Result) NewCallees() *callees.Resolver {
+	info := r.SSA()
+	t := callees.New(info.Pkg, info.Funcs, r.Owned)
+	t.Imported = r.importedRuns
+	return t
+}
+
+// importedRuns answers whether fn, a function of another package, runs its parameter i; ok
+// is false when its package was not summarised.
+func (r *Result) importedRuns(fn *types.Func, i int) (runs, ok bool) {
+	if !r.pass.ImportPackageFact(fn.Pkg(), new(summarised)) {
+		return false, false
+	}
+	var f runsParams
+	if r.pass.ImportObjectFact(fn, &f) {
+		return slices.Contains(f.Params, i), true
+	}
+	return false, true
 }
 
 // IgnoresCtx reports whether fn, a function or method of the user's code, takes a ctx and does

@@ -179,7 +179,7 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 // No implementation in sight, and the call may do anything.
 func (ig *ignoring) invokeNoWork(common *ssa.CallCommon) bool {
 	if ig.targets == nil {
-		ig.targets = callees.New(ig.res.info.Pkg, ig.res.info.Funcs, ig.res.Owned)
+		ig.targets = ig.res.NewCallees()
 	}
 	targets := ig.targets.Targets(common)
 	for _, t := range targets {

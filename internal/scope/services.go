@@ -171,3 +171,16 @@ func sameShape(sig, want *types.Signature) bool {
 	plain := types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic())
 	return types.Identical(plain, want)
 }
+
+// Served returns the gRPC and connect-go service interfaces that a type of pkg serves: those
+// registered in pkg or a package it imports directly (serviceInterfaces) that one of pkg's
+// named types implements.
+func Served(pkg *types.Package) []*types.Interface {
+	var out []*types.Interface
+	for _, iface := range serviceInterfaces(pkg) {
+		if len(handlerMethods(pkg, []*types.Interface{iface})) > 0 {
+			out = append(out, iface)
+		}
+	}
+	return out
+}

@@ -11,7 +11,7 @@ type index struct{ keys []string }
 
 // All yields every key after loading it with a root of its own: the iterator's work runs as
 // part of the loop.
-func (x *index) All() iter.Seq2[string, error] {
+func (x *index) All() iter.Seq2[string, error] { // want All:"returns a function that result 0 drops ctx"
 	return func(yield func(string, error) bool) {
 		for _, k := range x.keys {
 			if !yield(k, fetch(context.Background(), k)) {

@@ -100,3 +100,29 @@ func (s *hooked) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	_ = quietHook(ctx, req.GetId())
 	return nil, nil
 }
+
+// A two-level closure: the closure a closure returns.
+type stepper struct {
+	catalogpb.UnimplementedCatalogServer
+}
+
+func (s *stepper) steps(state string) func(id string) func(context.Context) error {
+	return func(id string) func(context.Context) error {
+		return func(context.Context) error { return fetch(context.TODO(), id+state) }
+	}
+}
+
+func (s *stepper) marks(state string) func(id string) func(context.Context) error {
+	return func(id string) func(context.Context) error {
+		return func(ctx context.Context) error { return fetch(ctx, id+state) }
+	}
+}
+
+func (s *stepper) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	mk := s.steps("staged")
+	step := mk(req.GetId())
+	_ = step(ctx) // want `works with context.TODO\(\)`
+	mark := s.marks("pending")
+	_ = mark(req.GetId())(ctx)
+	return nil, nil
+}
