@@ -362,7 +362,9 @@ func (d *dropper) checkScopes(emit func(analysis.Diagnostic)) {
 	for _, fn := range d.info.Funcs {
 		if sc := d.info.Scopes.Of(fn); sc != nil {
 			cands = append(cands, d.returnedRoots(sc, fn)...)
-			cands = append(cands, d.droppingCalls(sc, fn)...)
+			if !inDeferred(fn) { // cleanup as the handler returns: releasing a lock, a deferred delete
+				cands = append(cands, d.droppingCalls(sc, fn)...)
+			}
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return report.Before(d.pass.Fset, cands[i].pos, cands[j].pos) })

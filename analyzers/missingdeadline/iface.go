@@ -46,6 +46,14 @@ func (c *checker) localOf(s *site) *ssa.Function {
 		return s.local
 	}
 	var found *ssa.Function
+	if s.anyImpl {
+		for _, impl := range s.impls {
+			if c.needs[impl] != nil {
+				return impl
+			}
+		}
+		return nil
+	}
 	for _, impl := range s.impls {
 		n := c.needs[impl]
 		switch {
@@ -79,17 +87,14 @@ func (c *checker) dynamicSite(fn *ssa.Function, call ssa.CallInstruction) *site 
 	}
 	common := call.Common()
 	var ts []callees.Target
-	if p, ok := common.Value.(*ssa.Parameter); ok {
+	p, param := common.Value.(*ssa.Parameter)
+	if param {
 		ts = c.targets.ParamValues(p)
 	} else {
 		ts = c.targets.Values(common.Value)
 	}
-	if len(ts) == 1 && ts[0].Fn == nil && ts[0].Obj != nil && ts[0].Bound {
-		if rpc, ok := classify(common, ts[0].Obj, clientAPIs); ok && !(rpc.stream && !streams) {
-			rpc.conn = ts[0].Recv
-			return &site{fn: fn, instr: call, rpc: &rpc, callee: ts[0].Obj}
-		}
-		return nil
+	if s := c.rpcValue(fn, call, ts); s != nil {
+		return s
 	}
 	var impls []*ssa.Function
 	shifts := make(map[*ssa.Function]int)
@@ -105,5 +110,70 @@ func (c *checker) dynamicSite(fn *ssa.Function, call ssa.CallInstruction) *site 
 	if len(impls) == 0 {
 		return nil
 	}
-	return &site{fn: fn, instr: call, impls: impls, shifts: shifts}
+	return &site{fn: fn, instr: call, impls: impls, shifts: shifts, anyImpl: !param}
+}
+
+// rpcValue returns the site of a call of a function value that may be a method value of a
+// generated client (call := c.inv.Adjust), when every other function it may hold is one too or
+// one of the package's that ignores its ctx (a dry-run printer): on the path that makes the
+// RPC, the call waits on it. Nil otherwise.
+func (c *checker) rpcValue(fn *ssa.Function, call ssa.CallInstruction, ts []callees.Target) *site {
+	var rpcSite *site
+	for _, t := range ts {
+		switch {
+		case t.Fn == nil && t.Obj != nil && t.Bound:
+			rpc, ok := classify(call.Common(), t.Obj, clientAPIs)
+			if !ok || rpc.stream && !streams {
+				return nil
+			}
+			if rpcSite == nil {
+				rpc.conn = t.Recv
+				rpcSite = &site{fn: fn, instr: call, rpc: &rpc, callee: t.Obj}
+			}
+		case t.Fn != nil && c.ignores(t.Fn):
+		default:
+			return nil
+		}
+	}
+	return rpcSite
+}
+
+// callbackSites returns a site for each function value a call hands its callee that the
+// callee runs with the ctx the call gives it, unchanged (ctxssa.Result.CallbackCtx):
+// batch.Each(ctx, ids, j.refreshOne) makes refreshOne's RPC with ctx. As for an interface
+// call, every function the value may hold must be one of the package's.
+func (c *checker) callbackSites(fn *ssa.Function, call ssa.CallInstruction) []*site {
+	common := call.Common()
+	if common.IsInvoke() || common.StaticCallee() == nil {
+		return nil
+	}
+	if c.targets == nil {
+		c.targets = c.res.NewCallees()
+	}
+	var out []*site
+	for i, arg := range common.Args {
+		if _, ok := arg.Type().Underlying().(*types.Signature); !ok {
+			continue
+		}
+		j := c.res.CallbackCtx(c.targets, common, i)
+		if j < 0 {
+			continue
+		}
+		var impls []*ssa.Function
+		shifts := make(map[*ssa.Function]int)
+		for _, t := range c.targets.Values(arg) {
+			if t.Fn == nil || t.Fn.Pkg != c.info.Pkg || t.Fn.Blocks == nil {
+				impls = nil
+				break
+			}
+			if t.Bound {
+				shifts[t.Fn] = 1
+			}
+			impls = append(impls, t.Fn)
+		}
+		if len(impls) > 0 {
+			out = append(out, &site{fn: fn, instr: call, impls: impls, shifts: shifts, cbCtx: j + 1, anyImpl: true})
+		}
+	}
+	return out
 }

@@ -181,6 +181,14 @@ type site struct {
 	callee *types.Func           // the declared callee, nil for a function literal
 	shift  int                   // 1 when the call is through a method value: Args lack the receiver
 	shifts map[*ssa.Function]int // for a call of a function value: the shift of each of impls
+	// cbCtx is set for a call that hands its callee a callback (impls) the callee runs with
+	// the ctx it is given as argument cbCtx-1: batch.Each(ctx, ids, j.refreshOne).
+	cbCtx int
+	// anyImpl is set when impls are the functions a value holds, found by following it (a
+	// phi, a map literal): the call makes the RPC on the path where it holds one that does. An
+	// interface's implementations, and a callback parameter's candidates from every caller,
+	// are wider than what one call may reach: every one must agree.
+	anyImpl bool
 }
 
 // need records that a function's ctx parameter reaches an RPC without a deadline.
@@ -222,7 +230,11 @@ func (c *checker) collect() {
 						c.static = append(c.static, staticCall{fn, call, obj})
 					}
 				}
+				sites := c.callbackSites(fn, call)
 				if s := c.site(fn, call); s != nil {
+					sites = append([]*site{s}, sites...)
+				}
+				for _, s := range sites {
 					c.sites = append(c.sites, s)
 					if s.local != nil {
 						c.callers[s.local] = append(c.callers[s.local], s)
@@ -315,6 +327,10 @@ func (c *checker) target(s *site) (ctx ssa.Value, path string, ok bool) {
 			return nil, "", false
 		}
 		return s.rpc.ctx, s.rpc.name, true
+	case s.cbCtx > 0:
+		if local := c.localOf(s); local != nil && s.cbCtx-1 < len(args) {
+			return args[s.cbCtx-1], prepend(funcName(local), c.needs[local].path), true
+		}
 	case s.local != nil || s.impls != nil:
 		if local := c.localOf(s); local != nil {
 			n := c.needs[local]

@@ -115,6 +115,9 @@ func (r *Resolver) values(v ssa.Value, depth int) ([]Target, bool) {
 	case *ssa.Field:
 		return r.fieldFuncs(typesutil.FieldVar(v.X.Type(), v.Field), depth), true
 	case *ssa.Lookup: // m[k] of a map of funcs
+		if vs, ok := localElements(v.X); ok {
+			return r.all(vs, depth)
+		}
 		return r.stored(elemKey(v.X.Type()), depth)
 	case *ssa.Index: // a[i] of an array value
 		return r.stored(elemKey(v.X.Type()), depth)
@@ -122,6 +125,9 @@ func (r *Resolver) values(v ssa.Value, depth int) ([]Target, bool) {
 		switch t := v.Tuple.(type) {
 		case *ssa.Lookup: // f, ok := m[k]
 			if v.Index == 0 {
+				if vs, ok := localElements(t.X); ok {
+					return r.all(vs, depth)
+				}
 				return r.stored(elemKey(t.X.Type()), depth)
 			}
 		case *ssa.Call:
@@ -139,6 +145,9 @@ func (r *Resolver) values(v ssa.Value, depth int) ([]Target, bool) {
 		case *ssa.Global:
 			return r.stored(a, depth)
 		case *ssa.IndexAddr: // s[i] of a slice or array of funcs
+			if vs, ok := localElements(a.X); ok {
+				return r.all(vs, depth)
+			}
 			return r.stored(elemKey(a.X.Type()), depth)
 		case *ssa.Alloc: // a local variable a literal captures or whose address is taken
 			return r.all(localStores(a), depth)
@@ -801,4 +810,50 @@ func Returned(fn *ssa.Function, idx int) []ssa.Value {
 		}
 	}
 	return vs
+}
+
+// localElements returns the values stored into the elements of a map or slice made in the
+// function that reads it and kept there (a literal: steps := map[string]func(){…}; for _, f
+// := range []func(){a, b}): ok is false when the container comes from elsewhere, or its
+// address goes somewhere the function does not see.
+func localElements(c ssa.Value) ([]ssa.Value, bool) {
+	switch c := c.(type) {
+	case *ssa.MakeMap:
+		var out []ssa.Value
+		for _, ref := range *c.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.MapUpdate:
+				out = append(out, ref.Value)
+			case *ssa.Lookup, *ssa.Range, *ssa.DebugRef:
+			default:
+				return nil, false // handed on: others may add to it
+			}
+		}
+		return out, true
+	case *ssa.Slice:
+		if alloc, ok := c.X.(*ssa.Alloc); ok {
+			return localElements(alloc)
+		}
+	case *ssa.Alloc: // the array behind a slice literal
+		var out []ssa.Value
+		for _, ref := range *c.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.IndexAddr:
+				for _, use := range *ref.Referrers() {
+					switch use := use.(type) {
+					case *ssa.Store:
+						out = append(out, use.Val)
+					case *ssa.UnOp, *ssa.DebugRef:
+					default:
+						return nil, false
+					}
+				}
+			case *ssa.Slice, *ssa.DebugRef:
+			default:
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	return nil, false
 }

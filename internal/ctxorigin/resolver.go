@@ -39,7 +39,8 @@ type Resolver struct {
 	// Funcs, if set, are the package's functions: where a container's elements are stored.
 	Funcs []*ssa.Function
 
-	elemStores map[*types.Var][]ssa.Value // per field holding a map, slice or array of ctx
+	elemStores  map[*types.Var][]ssa.Value     // per field holding a map, slice or array
+	elemStorers map[*types.Var][]*ssa.Function // the functions storing them
 }
 
 // Impl is one method an interface call may invoke.
@@ -218,7 +219,7 @@ func (r *Resolver) element(container ssa.Value, pos token.Pos) Set {
 	}
 	field := typesutil.FieldVar(fa.X.Type(), fa.Field)
 	base, bp := r.baseOf(fa.X)
-	if field == nil || base == OtherBase {
+	if field == nil || base == OtherBase || !r.filledOutsideRequests(container) {
 		return unknown
 	}
 	for _, v := range r.elementStores(field) {
@@ -229,11 +230,70 @@ func (r *Resolver) element(container ssa.Value, pos token.Pos) Set {
 	return Set{{Kind: Field, FieldVar: field, FieldBase: base, baseParam: bp, Pos: pos}}
 }
 
+// container returns the map, slice or array an element is read from, or nil.
+func container(v ssa.Value) ssa.Value {
+	switch v := v.(type) {
+	case *ssa.Lookup:
+		return v.X
+	case *ssa.Index:
+		return v.X
+	case *ssa.IndexAddr:
+		return v.X
+	case *ssa.Extract:
+		if l, ok := v.Tuple.(*ssa.Lookup); ok && v.Index == 0 {
+			return l.X
+		}
+	}
+	return nil
+}
+
+// filledOutsideRequests reports whether the container — a field loaded, or addressed — has
+// its elements stored only by functions that are not request scopes (a constructor, start-up):
+// a handler storing into it keeps something of its request there.
+func (r *Resolver) filledOutsideRequests(c ssa.Value) bool {
+	if u, ok := c.(*ssa.UnOp); ok && u.Op == token.MUL {
+		c = u.X
+	}
+	fa, ok := c.(*ssa.FieldAddr)
+	if !ok || r.Funcs == nil {
+		return false
+	}
+	field := typesutil.FieldVar(fa.X.Type(), fa.Field)
+	if field == nil {
+		return false
+	}
+	r.elementStores(field)
+	for _, fn := range r.elemStorers[field] {
+		if r.inRequestScope(fn) {
+			return false
+		}
+	}
+	return true
+}
+
+// inRequestScope reports whether fn, or the function enclosing it, takes a request's ctx,
+// stream or handler receiver.
+func (r *Resolver) inRequestScope(fn *ssa.Function) bool {
+	for ; fn != nil; fn = fn.Parent() {
+		for _, p := range fn.Params {
+			if r.scopes.IsRequestCtx(p) || r.scopes.IsRequestStream(p) || r.scopes.IsServerReceiver(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // elementStores returns the values the package stores into elements of containers held in
 // field.
 func (r *Resolver) elementStores(field *types.Var) []ssa.Value {
 	if r.elemStores == nil {
 		r.elemStores = make(map[*types.Var][]ssa.Value)
+		r.elemStorers = make(map[*types.Var][]*ssa.Function)
+		add := func(f *types.Var, fn *ssa.Function, vs ...ssa.Value) {
+			r.elemStores[f] = append(r.elemStores[f], vs...)
+			r.elemStorers[f] = append(r.elemStorers[f], fn)
+		}
 		fieldOf := func(x ssa.Value) *types.Var {
 			if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
 				x = u.X
@@ -249,18 +309,18 @@ func (r *Resolver) elementStores(field *types.Var) []ssa.Value {
 					switch instr := instr.(type) {
 					case *ssa.MapUpdate:
 						if f := fieldOf(instr.Map); f != nil {
-							r.elemStores[f] = append(r.elemStores[f], instr.Value)
+							add(f, fn, instr.Value)
 						}
 					case *ssa.Store:
 						if ia, ok := instr.Addr.(*ssa.IndexAddr); ok {
 							if f := fieldOf(ia.X); f != nil {
-								r.elemStores[f] = append(r.elemStores[f], instr.Val)
+								add(f, fn, instr.Val)
 							}
 						}
 					case *ssa.Call: // s.shards = append(s.shards, ctx)
 						if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(instr.Call.Args) == 2 {
 							if f := fieldOf(instr.Call.Args[0]); f != nil {
-								r.elemStores[f] = append(r.elemStores[f], appended(instr.Call.Args[1])...)
+								add(f, fn, appended(instr.Call.Args[1])...)
 							}
 						}
 					}
@@ -546,9 +606,21 @@ func (r *Resolver) fieldStores(addr ssa.Value, field int) Set {
 		case *ssa.Store:
 			// The whole struct is assigned: a composite literal built in a temporary and
 			// copied in. Its field is what was stored in the temporary's.
-			if from := copiedFrom(ref, addr); from != nil {
+			switch from := copiedFrom(ref, addr); {
+			case from != nil:
 				sets = append(sets, r.fieldStores(from, field))
-			} else {
+			case ref.Addr == addr && container(ref.Val) != nil:
+				// An element of a container copied in (t, ok := s.tenants[name]): the
+				// field of a struct the container's holder keeps, when only code outside
+				// request scopes fills it (baseOf).
+				base, bp := r.baseOf(ref.Val)
+				if base == OtherBase {
+					sets = append(sets, unknown)
+					continue
+				}
+				fv := typesutil.FieldVar(ref.Val.Type(), field)
+				sets = append(sets, Set{{Kind: Field, FieldVar: fv, FieldBase: base, baseParam: bp, Pos: ref.Pos()}})
+			default:
 				sets = append(sets, unknown)
 			}
 		case *ssa.MakeClosure:
@@ -600,6 +672,14 @@ func (r *Resolver) baseOf(x ssa.Value) (Base, *ssa.Parameter) {
 			return OtherBase, v
 		case *ssa.Global:
 			return GlobalBase, nil
+		case *ssa.Lookup, *ssa.Index, *ssa.IndexAddr, *ssa.Extract:
+			// An element of a container (t, ok := s.tenants[name]; t.ctx): the container's
+			// base, when only code outside request scopes fills it.
+			c := container(v)
+			if c == nil || !r.filledOutsideRequests(c) {
+				return OtherBase, nil
+			}
+			x = c
 		case *ssa.FreeVar:
 			return r.freeVarBase(v)
 		case *ssa.Alloc:

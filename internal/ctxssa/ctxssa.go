@@ -44,6 +44,10 @@ var Analyzer = &analysis.Analyzer{
 // batch.Each(ctx, ids, fn). Params are indices among the SSA parameters, receiver first.
 type runsParams struct {
 	Params []int
+	// Ctx is, for each of Params, the index of the parameter whose ctx the function passes to
+	// every call of that callback, unchanged (batch.Each(ctx, ids, fn) calling fn(ctx, id)),
+	// or -1.
+	Ctx []int
 }
 
 // AFact marks runsParams as an analysis fact.
@@ -218,6 +222,7 @@ func exportRuns(pass *analysis.Pass, res *Result, info *Info) {
 		for i, p := range fn.Params {
 			if _, isFunc := p.Type().Underlying().(*types.Signature); isFunc && targets.RunsParam(fn, i) {
 				f.Params = append(f.Params, i)
+				f.Ctx = append(f.Ctx, callbackCtx(info, targets, fn, i))
 			}
 		}
 		if len(f.Params) > 0 {
@@ -237,9 +242,97 @@ func (r *Result) NewCallees() *callees.Resolver {
 	return t
 }
 
+// CallbackCtx returns, for a call whose callee runs the function value it is given as argument
+// i, the index among the call's arguments of the ctx the callee passes it unchanged
+// (batch.Each(ctx, ids, fn) calling fn(ctx, id): 0) — from the callee's body in the package,
+// or its fact — or -1: the callee runs it with a ctx of its own, one with a deadline, or not
+// at all.
+func (r *Result) CallbackCtx(targets *callees.Resolver, common *ssa.CallCommon, i int) int {
+	if callee := targets.Body(common); callee != nil {
+		if !targets.RunsParam(callee, i) {
+			return -1
+		}
+		return callbackCtx(r.SSA(), targets, callee, i)
+	}
+	callee := common.StaticCallee()
+	if common.IsInvoke() || callee == nil {
+		return -1
+	}
+	if o := callee.Origin(); o != nil {
+		callee = o
+	}
+	obj, ok := callee.Object().(*types.Func)
+	if !ok || obj.Pkg() == r.pass.Pkg {
+		return -1
+	}
+	obj = obj.Origin()
+	var f runsParams
+	if !r.pass.ImportObjectFact(obj, &f) {
+		return -1
+	}
+	for k, p := range f.Params {
+		if p == i && k < len(f.Ctx) {
+			return f.Ctx[k]
+		}
+	}
+	return -1
+}
+
+// callbackCtx returns the index of fn's parameter whose ctx fn passes, unchanged and with no
+// deadline added, to every call of its func-typed parameter i — called directly or from a
+// literal fn runs — or -1.
+func callbackCtx(info *Info, targets *callees.Resolver, fn *ssa.Function, i int) int {
+	j, ok := -1, true
+	var visit func(v ssa.Value, depth int)
+	visit = func(v ssa.Value, depth int) {
+		refs := v.Referrers()
+		if refs == nil || depth > 4 {
+			return
+		}
+		for _, ref := range *refs {
+			switch ref := ref.(type) {
+			case *ssa.Call:
+				if ref.Call.Value != v {
+					continue
+				}
+				k := typesutil.CtxParamIndex(ref.Call.Signature())
+				if k < 0 || k >= len(ref.Call.Args) {
+					ok = false
+					continue
+				}
+				set := info.Origins.Of(ref.Call.Args[k])
+				if len(set) != 1 || set[0].Kind != ctxorigin.Param || set[0].Deadline || set[0].Opaque || set[0].Param.Parent() != fn {
+					ok = false
+					continue
+				}
+				idx := ctxorigin.ParamIndex(fn, set[0].Param)
+				if j >= 0 && idx != j {
+					ok = false
+				}
+				j = idx
+			case *ssa.MakeClosure:
+				if !targets.RunsHere(ref) {
+					continue
+				}
+				for b, bound := range ref.Bindings {
+					if bound == v {
+						visit(ref.Fn.(*ssa.Function).FreeVars[b], depth+1)
+					}
+				}
+			}
+		}
+	}
+	visit(fn.Params[i], 0)
+	if !ok {
+		return -1
+	}
+	return j
+}
+
 // importedRuns answers whether fn, a function of another package, runs its parameter i; ok
 // is false when its package was not summarised.
 func (r *Result) importedRuns(fn *types.Func, i int) (runs, ok bool) {
+	fn = fn.Origin()
 	if !r.pass.ImportPackageFact(fn.Pkg(), new(summarised)) {
 		return false, false
 	}

@@ -14,6 +14,10 @@ A file DISPUTED at the corpus root lists planted findings the project deliberate
 report, one per line: `file:line rule | why`. They stay misses (counted in FN and recall, and
 printed with their reason); only --strict lets them pass. An entry that is found, or that
 names no planted finding, fails --strict: the file must say what the tool does.
+
+A file KNOWN lists, in the same form, planted findings the tool misses today and the project
+has not decided to leave unreported: a limitation, with what it would take. They are counted
+and printed the same way (KNOWN-MISS) and fail --strict the same way once found.
 """
 import json, os, re, sys, collections
 
@@ -33,15 +37,17 @@ def local(path):
 rules = ['ctxbackground', 'ctxflow', 'detach', 'missingdeadline', 'ctxless']
 if os.path.exists(os.path.join(root, 'RULES')):
     rules = [l.strip() for l in open(os.path.join(root, 'RULES')) if l.strip() and not l.startswith('#')]
-disputed = {}
-if os.path.exists(os.path.join(root, 'DISPUTED')):
-    for l in open(os.path.join(root, 'DISPUTED')):
+disputed = {}  # (file, line, rule) -> (label, why)
+for name, label in (('DISPUTED', 'DISPUTED'), ('KNOWN', 'KNOWN-MISS')):
+    if not os.path.exists(os.path.join(root, name)):
+        continue
+    for l in open(os.path.join(root, name)):
         if not l.strip() or l.startswith('#'):
             continue
         where, _, why = l.partition('|')
         loc, rule = where.split()
         p, line = loc.rsplit(':', 1)
-        disputed[(p, int(line), rule)] = why.strip()
+        disputed[(p, int(line), rule)] = (label, why.strip())
 unjudged = collections.Counter(f['rule'] for f in findings if f['rule'] not in rules)
 findings = [f for f in findings if f['rule'] in rules]
 for f in findings:
@@ -90,11 +96,11 @@ print(f"{'total':16} {E:4} {T:4} {len(fp):4} {len(fn):4} {T/E:7.2f} {T/max(1,T+l
 for x in sorted(fp): print('FP', *x, '|', next(f['message'] for f in findings if (f['file'], f['line'], f['rule']) == x))
 for x in sorted(fn):
     if x in disputed:
-        print('DISPUTED', *x, '|', disputed[x])
+        print(disputed[x][0], *x, '|', disputed[x][1])
     else:
         print('FN', *x)
 stale = [x for x in disputed if x not in fn]
-for x in sorted(stale): print('STALE-DISPUTE', *x, '(found, or not planted: update DISPUTED)')
+for x in sorted(stale): print('STALE-DISPUTE', *x, '(found, or not planted: update DISPUTED or KNOWN)')
 for x in sorted(deb): print('DEBATABLE', *x)
 for x in dups: print('DUP', *x, got[x])
 for r, n in sorted(unjudged.items()): print('UNJUDGED', r, n, '(a rule this key was not written for)')

@@ -126,3 +126,21 @@ func (s *stepper) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*
 	_ = mark(req.GetId())(ctx)
 	return nil, nil
 }
+
+// lock returns the function that releases what it took; releasing runs on a root of its own.
+func lock(ctx context.Context, key string) func() {
+	_ = fetch(ctx, key)
+	return func() { _ = fetch(context.TODO(), "unlock "+key) }
+}
+
+type locker struct {
+	catalogpb.UnimplementedCatalogServer
+}
+
+func (s *locker) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	unlock := lock(ctx, req.GetId())
+	defer func() {
+		unlock() // cleanup as the handler returns, deferred
+	}()
+	return nil, nil
+}

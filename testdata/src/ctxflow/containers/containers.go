@@ -58,3 +58,34 @@ func (r *Registry) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (
 	_ = load(r.inflight[req.GetId()], "inflight") // holds request contexts: not long-lived
 	return nil, nil
 }
+
+// tenant is what the server keeps per tenant, built at start-up.
+type tenant struct {
+	ctx  context.Context
+	name string
+}
+
+// Tenants keeps a struct per tenant, with its ctx.
+type Tenants struct {
+	catalogpb.UnimplementedCatalogServer
+	byName map[string]tenant
+	calls  map[string]tenant
+}
+
+// NewTenants fills the table at start-up.
+func NewTenants(parent context.Context) *Tenants {
+	t := &Tenants{byName: map[string]tenant{}, calls: map[string]tenant{}}
+	t.byName["default"] = tenant{ctx: parent, name: "default"}
+	return t
+}
+
+func (s *Tenants) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	if t, ok := s.byName[req.GetId()]; ok {
+		_ = load(t.ctx, t.name) // want `uses receiver field ctx`
+	}
+	s.calls[req.GetId()] = tenant{ctx: ctx, name: req.GetId()}
+	if c, ok := s.calls[req.GetId()]; ok {
+		_ = load(c.ctx, c.name) // a handler fills this table: it holds requests' contexts
+	}
+	return nil, nil
+}
