@@ -19,6 +19,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/reqctx"
 	"github.com/deadlinelint/deadlinelint/internal/scope"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
 
 // dropsCtx is the fact exported for a function that, called from anywhere, runs ctx-taking
@@ -302,7 +303,7 @@ func (d *dropper) returnsDrop(fn *ssa.Function) *returnsDrop {
 			continue
 		}
 		var roots []RootUse
-		for _, v := range callees.Returned(fn, i) {
+		for _, v := range valueflow.Returned(fn, i) {
 			for _, t := range d.targets.Values(v) {
 				if dr := d.targetDrop(t); dr != nil {
 					for _, r := range dr.roots {

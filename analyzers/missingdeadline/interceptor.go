@@ -10,6 +10,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
 
 // defaults decides whether a client or connection was built, in this package, on a
@@ -19,16 +20,21 @@ import (
 type defaults struct {
 	pass    *analysis.Pass
 	info    *ctxssa.Info
-	stores  map[any][]ssa.Value // values stored to a struct field (*types.Var) or a global (*ssa.Global)
+	vf      *valueflow.Flow // the package's value flow (valueflow), made on first use
 	setsDDL map[*ssa.Function]bool
+}
+
+// flow returns the package's value flow.
+func (d *defaults) flow() *valueflow.Flow {
+	if d.vf == nil {
+		d.vf = valueflow.New(d.info.Pkg, d.info.Funcs)
+	}
+	return d.vf
 }
 
 func newDefaults(pass *analysis.Pass, info *ctxssa.Info) *defaults {
 	return &defaults{pass: pass, info: info, setsDDL: make(map[*ssa.Function]bool)}
 }
-
-// maxTrace bounds the values one question visits.
-const maxTrace = 500
 
 // exempt reports whether the client or connection v comes from a connection with a
 // deadline-setting unary interceptor on every path.
@@ -36,7 +42,7 @@ func (d *defaults) exempt(v ssa.Value) bool {
 	if v == nil {
 		return false
 	}
-	t := &tracer{d: d, seen: make(map[ssa.Value]bool)}
+	t := &tracer{d: d}
 	return t.conn(v) && t.found
 }
 
@@ -48,8 +54,8 @@ func (d *defaults) exportFacts() {
 		if !ok || !obj.Exported() || obj.Pkg() != d.pass.Pkg || fn.Signature.Results().Len() == 0 {
 			continue
 		}
-		t := &tracer{d: d, seen: make(map[ssa.Value]bool)}
-		if t.all(returned(fn, 0), t.conn) && t.found {
+		t := &tracer{d: d}
+		if t.all(valueflow.Returned(fn, 0), t.conn) && t.found {
 			d.pass.ExportObjectFact(obj, new(defaultingConn))
 		}
 		if takesInvoker(fn.Signature) && d.setsDefault(fn) || returnsInterceptor(fn.Signature) && d.defaultingResults(fn, 0) {
@@ -60,46 +66,30 @@ func (d *defaults) exportFacts() {
 
 type tracer struct {
 	d     *defaults
-	seen  map[ssa.Value]bool
+	depth int  // connections followed into client constructors' arguments
 	found bool // a connection with a defaulting interceptor was reached
 }
 
-// conn reports whether every source of v is a defaulting connection. Values already being
-// followed (a loop) add nothing.
+// conn reports whether every source of v (valueflow) is a defaulting connection: a dial with a
+// defaulting interceptor, a client constructor given one, a function of another package
+// known by its fact to return one. A nil client makes no call: it neither exempts nor spoils.
 func (t *tracer) conn(v ssa.Value) bool {
-	if t.seen[v] {
-		return true
-	}
-	if t.seen[v] = true; len(t.seen) > maxTrace {
+	if t.depth > maxDepth {
 		return false
 	}
-	switch v := v.(type) {
-	case *ssa.Const:
-		return v.IsNil() // a nil client makes no call: it neither exempts nor spoils
-	case *ssa.MakeInterface:
-		return t.conn(v.X)
-	case *ssa.ChangeInterface:
-		return t.conn(v.X)
-	case *ssa.ChangeType:
-		return t.conn(v.X)
-	case *ssa.Phi:
-		return t.all(v.Edges, t.conn)
-	case *ssa.Call:
-		return t.result(v, 0)
-	case *ssa.Extract:
-		if c, ok := v.Tuple.(*ssa.Call); ok {
-			return t.result(c, v.Index)
+	return t.d.flow().Each(v, valueflow.Strict, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Const:
+			return x.IsNil()
+		case *ssa.Call:
+			return t.result(x, 0)
+		case *ssa.Extract:
+			if c, ok := x.Tuple.(*ssa.Call); ok {
+				return t.result(c, x.Index)
+			}
 		}
-	case *ssa.UnOp:
-		if v.Op == token.MUL {
-			return t.all(t.d.loaded(v.X), t.conn)
-		}
-	case *ssa.Field:
-		return t.all(t.d.storedTo(typesutil.FieldVar(v.X.Type(), v.Field)), t.conn)
-	case *ssa.FreeVar:
-		return t.all(bindings(v), t.conn)
-	}
-	return false
+		return false
+	})
 }
 
 // all reports whether f holds for every value of vs, and that there is at least one.
@@ -112,9 +102,9 @@ func (t *tracer) all(vs []ssa.Value, f func(ssa.Value) bool) bool {
 	return len(vs) > 0
 }
 
-// result follows result idx of a call: grpc.NewClient/Dial/DialContext are the connection
-// (checked for a defaulting interceptor), a generated NewXxxClient(cc) is its cc argument, a
-// function of this package is the values it returns, and one of another package is known by
+// result follows result idx of a call the value flow does not see into:
+// grpc.NewClient/Dial/DialContext are the connection (checked for a defaulting interceptor), a
+// generated NewXxxClient(cc) is its cc argument, and a function of another package is known by
 // its defaultingConn fact.
 func (t *tracer) result(call *ssa.Call, idx int) bool {
 	common := call.Common()
@@ -129,14 +119,13 @@ func (t *tracer) result(call *ssa.Call, idx int) bool {
 		}
 		return false
 	}
-	if callee := common.StaticCallee(); callee != nil && callee.Blocks != nil && callee.Pkg == t.d.info.Pkg {
-		return t.all(returned(callee, idx), t.conn)
-	}
 	if idx == 0 && fn.Pkg() != t.d.pass.Pkg && t.d.pass.ImportObjectFact(fn.Origin(), new(defaultingConn)) {
 		t.found = true
 		return true
 	}
 	if cc := connArg(common); cc != nil {
+		t.depth++
+		defer func() { t.depth-- }()
 		return t.conn(cc)
 	}
 	return false
@@ -207,8 +196,8 @@ func elements(s ssa.Value, depth int) []ssa.Value {
 	var out []ssa.Value
 	switch s := s.(type) {
 	case *ssa.Slice:
-		if alloc, ok := s.X.(*ssa.Alloc); ok {
-			out = append(out, arrayStores(alloc)...)
+		if vs, ok := valueflow.LocalElements(s); ok {
+			out = append(out, vs...)
 		}
 	case *ssa.Call:
 		if b, ok := s.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
@@ -222,25 +211,8 @@ func elements(s ssa.Value, depth int) []ssa.Value {
 		}
 	case *ssa.UnOp:
 		if alloc, ok := s.X.(*ssa.Alloc); ok && s.Op == token.MUL {
-			for _, v := range localStores(alloc) {
+			for _, v := range valueflow.LocalStores(alloc) {
 				out = append(out, elements(v, depth+1)...)
-			}
-		}
-	}
-	return out
-}
-
-// arrayStores returns the values stored to the elements of the array alloc.
-func arrayStores(alloc *ssa.Alloc) []ssa.Value {
-	var out []ssa.Value
-	for _, ref := range *alloc.Referrers() {
-		ia, ok := ref.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		for _, use := range *ia.Referrers() {
-			if st, ok := use.(*ssa.Store); ok && st.Addr == ia {
-				out = append(out, st.Val)
 			}
 		}
 	}
@@ -302,7 +274,7 @@ func (d *defaults) importedDefault(obj types.Object) bool {
 // defaultingResults reports whether every interceptor the factory fn of this package returns
 // sets a default deadline.
 func (d *defaults) defaultingResults(callee *ssa.Function, depth int) bool {
-	rets := returned(callee, 0)
+	rets := valueflow.Returned(callee, 0)
 	for _, r := range rets {
 		if !d.defaulting(r, depth+1) {
 			return false

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
 
 // Target is one function a call may invoke.
@@ -44,8 +45,7 @@ type Resolver struct {
 	named   []*types.TypeName                   // the owned concrete types visible to the package
 	impls   map[*types.Func][]Target            // per interface method
 	implsOf map[*types.Interface][]types.Type   // per interface: the implementing types (T or *T)
-	fields  map[*types.Var][]ssa.Value          // func values stored per func-typed field
-	stores  map[any][]ssa.Value                 // func values stored per package variable, and per container type
+	vf      *valueflow.Flow                     // the package's value flow, made on first use
 	runs    map[paramKey]bool                   // RunsParam, memoised
 	calls   map[*ssa.Function][]*ssa.CallCommon // the package's calls of each of its functions
 
@@ -77,116 +77,89 @@ func (r *Resolver) Targets(common *ssa.CallCommon) []Target {
 	return r.Values(common.Value)
 }
 
-// maxDepth bounds how many hops Values follows a function value through.
+// maxDepth bounds how deep Values follows closures that closures return.
 const maxDepth = 8
 
 // Values returns the functions the func-typed value v may hold, or nil when one of the ways it
-// is made is out of sight (a parameter, a call of another package, a type assertion).
+// is made is out of sight (a parameter, a type assertion).
 func (r *Resolver) Values(v ssa.Value) []Target {
 	ts, ok := r.values(v, 0)
 	if !ok {
 		return nil
 	}
+	if field := fieldOf(v); field != nil {
+		for i := range ts {
+			ts[i].Field = field.Name()
+		}
+	}
 	return dedup(ts)
 }
 
+// fieldOf returns the struct field v is read from, or nil.
+func fieldOf(v ssa.Value) *types.Var {
+	switch v := v.(type) {
+	case *ssa.Field:
+		return typesutil.FieldVar(v.X.Type(), v.Field)
+	case *ssa.UnOp:
+		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
+			return typesutil.FieldVar(fa.X.Type(), fa.Field)
+		}
+	}
+	return nil
+}
+
+// values follows v with the package's value flow (valueflow.Flow): a function or literal is a
+// target, a method value a bound one; a call the flow does not see into is a closure a closure
+// returned (mk := s.stepper(); mk(id)(ctx)), or a function value another package returned
+// (From, known by its facts). Stores into fields, maps, slices and package variables are
+// lenient: the functions the package stores are among those the place may hold.
 func (r *Resolver) values(v ssa.Value, depth int) ([]Target, bool) {
 	if depth > maxDepth {
 		return nil, false
 	}
-	depth++
-	switch v := v.(type) {
-	case *ssa.Function:
-		return []Target{r.target(v)}, true
-	case *ssa.MakeClosure:
-		t := r.target(v.Fn.(*ssa.Function))
-		if isBound(v) {
-			t.Bound, t.Recv = true, v.Bindings[0]
-		}
-		return []Target{t}, true
-	case *ssa.Const:
-		return nil, v.IsNil() // calling a nil func panics: nothing runs
-	case *ssa.ChangeType:
-		return r.values(v.X, depth)
-	case *ssa.Phi:
-		return r.all(v.Edges, depth)
-	case *ssa.FreeVar: // a function value captured by a literal
-		return r.all(bindings(v), depth)
-	case *ssa.Field:
-		return r.fieldFuncs(typesutil.FieldVar(v.X.Type(), v.Field), depth), true
-	case *ssa.Lookup: // m[k] of a map of funcs
-		if vs, ok := localElements(v.X); ok {
-			return r.all(vs, depth)
-		}
-		return r.stored(elemKey(v.X.Type()), depth)
-	case *ssa.Index: // a[i] of an array value
-		return r.stored(elemKey(v.X.Type()), depth)
-	case *ssa.Extract:
-		switch t := v.Tuple.(type) {
-		case *ssa.Lookup: // f, ok := m[k]
-			if v.Index == 0 {
-				if vs, ok := localElements(t.X); ok {
-					return r.all(vs, depth)
-				}
-				return r.stored(elemKey(t.X.Type()), depth)
-			}
-		case *ssa.Call:
-			return r.returned(t, v.Index, depth)
-		}
-	case *ssa.Call: // a closure returned by a function of the package
-		return r.returned(v, 0, depth)
-	case *ssa.UnOp:
-		if v.Op != token.MUL {
-			return nil, false
-		}
-		switch a := v.X.(type) {
-		case *ssa.FieldAddr:
-			return r.fieldFuncs(typesutil.FieldVar(a.X.Type(), a.Field), depth), true
-		case *ssa.Global:
-			return r.stored(a, depth)
-		case *ssa.IndexAddr: // s[i] of a slice or array of funcs
-			if vs, ok := localElements(a.X); ok {
-				return r.all(vs, depth)
-			}
-			return r.stored(elemKey(a.X.Type()), depth)
-		case *ssa.Alloc: // a local variable a literal captures or whose address is taken
-			return r.all(localStores(a), depth)
-		case *ssa.FreeVar: // the same variable as the literal sees it
-			var out []Target
-			for _, b := range bindings(a) {
-				alloc, ok := b.(*ssa.Alloc)
-				if !ok {
-					return nil, false
-				}
-				ts, ok := r.all(localStores(alloc), depth)
-				if !ok {
-					return nil, false
-				}
-				out = append(out, ts...)
-			}
-			return out, true
-		}
-	}
-	return nil, false
-}
-
-// all returns the union of the functions each of vs may hold; ok is false when one is unknown.
-func (r *Resolver) all(vs []ssa.Value, depth int) ([]Target, bool) {
 	var out []Target
-	for _, v := range vs {
-		ts, ok := r.values(v, depth)
-		if !ok {
-			return nil, false
+	ok := r.flow().Each(v, valueflow.Lenient, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Function:
+			out = append(out, r.target(x))
+			return true
+		case *ssa.MakeClosure:
+			t := r.target(x.Fn.(*ssa.Function))
+			if isBound(x) {
+				t.Bound, t.Recv = true, x.Bindings[0]
+			}
+			out = append(out, t)
+			return true
+		case *ssa.Const:
+			return x.IsNil() // calling a nil func panics: nothing runs
+		case *ssa.Call:
+			ts, ok := r.returned(x, 0, depth)
+			out = append(out, ts...)
+			return ok
+		case *ssa.Extract:
+			if call, isCall := x.Tuple.(*ssa.Call); isCall {
+				ts, ok := r.returned(call, x.Index, depth)
+				out = append(out, ts...)
+				return ok
+			}
 		}
-		out = append(out, ts...)
-	}
-	return out, len(vs) > 0
+		return false
+	})
+	return out, ok
 }
 
-// returned returns the functions result idx of call may be: the values a function of the
-// package returns there (a helper returning a closure), through generic instances.
+// flow returns the package's value flow, made on first use.
+func (r *Resolver) flow() *valueflow.Flow {
+	if r.vf == nil {
+		r.vf = valueflow.New(r.pkg, r.funcs)
+	}
+	return r.vf
+}
+
+// returned returns the functions result idx of call may be, for a call the value flow does
+// not see into: of another package's function, the function value it returns (From); of a
+// function value, what the functions it may hold return.
 func (r *Resolver) returned(call *ssa.Call, idx int, depth int) ([]Target, bool) {
-	var callees []*ssa.Function
 	if callee := call.Common().StaticCallee(); callee != nil {
 		if o := callee.Origin(); o != nil {
 			callee = o
@@ -194,133 +167,29 @@ func (r *Resolver) returned(call *ssa.Call, idx int, depth int) ([]Target, bool)
 		if obj, ok := callee.Object().(*types.Func); ok && (callee.Pkg != r.pkg || callee.Blocks == nil) {
 			return []Target{{From: obj, Result: idx}}, true // another package's: its facts tell
 		}
-		callees = append(callees, callee)
-	} else if !call.Common().IsInvoke() { // a closure a closure returned: mk := s.stepper(); mk(id)(ctx)
-		ts, ok := r.values(call.Common().Value, depth)
-		if !ok {
-			return nil, false
-		}
-		for _, t := range ts {
-			if t.Fn == nil || t.Bound {
-				return nil, false
-			}
-			callees = append(callees, t.Fn)
-		}
-	}
-	var vs []ssa.Value
-	for _, callee := range callees {
-		if o := callee.Origin(); o != nil {
-			callee = o
-		}
-		if callee.Pkg != r.pkg || callee.Blocks == nil {
-			return nil, false
-		}
-		vs = append(vs, Returned(callee, idx)...)
-	}
-	return r.all(vs, depth)
-}
-
-// stored returns the functions the package stores into key — a package variable, or the
-// elements of maps, slices and arrays of one element type. Values stored that are not known
-// add no candidates, as for a field (fieldFuncs); ok is false when the package stores none.
-func (r *Resolver) stored(key any, depth int) ([]Target, bool) {
-	if key == nil {
 		return nil, false
 	}
-	if r.stores == nil {
-		r.stores = r.collectStores()
+	if call.Common().IsInvoke() {
+		return nil, false
+	}
+	ts, ok := r.values(call.Common().Value, depth+1)
+	if !ok {
+		return nil, false
 	}
 	var out []Target
-	for _, v := range r.stores[key] {
-		if ts, ok := r.values(v, depth); ok {
-			out = append(out, ts...)
+	for _, t := range ts {
+		if t.Fn == nil || t.Bound {
+			return nil, false
 		}
-	}
-	return out, len(out) > 0
-}
-
-// elemKey is the key of the elements of a map, slice or array type (or a pointer to an
-// array): its element type, as a string, so that identical types meet. nil for other types.
-func elemKey(t types.Type) any {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	var elem types.Type
-	switch u := t.Underlying().(type) {
-	case *types.Map:
-		elem = u.Elem()
-	case *types.Slice:
-		elem = u.Elem()
-	case *types.Array:
-		elem = u.Elem()
-	default:
-		return nil
-	}
-	if _, ok := elem.Underlying().(*types.Signature); !ok {
-		return nil
-	}
-	return "elem " + types.TypeString(elem, nil)
-}
-
-// collectStores indexes the func values the package stores into package variables and into
-// the elements of maps, slices and arrays.
-func (r *Resolver) collectStores() map[any][]ssa.Value {
-	out := make(map[any][]ssa.Value)
-	for _, fn := range r.bodies() {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				switch instr := instr.(type) {
-				case *ssa.Store:
-					switch a := instr.Addr.(type) {
-					case *ssa.Global:
-						out[a] = append(out[a], instr.Val)
-					case *ssa.IndexAddr:
-						if k := elemKey(a.X.Type()); k != nil {
-							out[k] = append(out[k], instr.Val)
-						}
-					}
-				case *ssa.MapUpdate:
-					if k := elemKey(instr.Map.Type()); k != nil {
-						out[k] = append(out[k], instr.Value)
-					}
-				}
+		for _, v := range valueflow.Returned(t.Fn, idx) {
+			rs, ok := r.values(v, depth+1)
+			if !ok {
+				return nil, false
 			}
+			out = append(out, rs...)
 		}
 	}
-	return out
-}
-
-// localStores returns the values stored into the local variable alloc, anywhere.
-func localStores(alloc *ssa.Alloc) []ssa.Value {
-	var out []ssa.Value
-	for _, ref := range *alloc.Referrers() {
-		if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
-			out = append(out, st.Val)
-		}
-	}
-	return out
-}
-
-// bindings returns the values the MakeClosure instructions creating fv's literal bind to fv.
-func bindings(fv *ssa.FreeVar) []ssa.Value {
-	fn := fv.Parent()
-	refs := fn.Referrers()
-	if fn.Parent() == nil || refs == nil {
-		return nil
-	}
-	idx := -1
-	for i, x := range fn.FreeVars {
-		if x == fv {
-			idx = i
-		}
-	}
-	var out []ssa.Value
-	for _, ref := range *refs {
-		if mc, ok := ref.(*ssa.MakeClosure); ok && mc.Fn == fn && idx >= 0 {
-			out = append(out, mc.Bindings[idx])
-		}
-	}
-	return out
+	return out, true
 }
 
 // isBound reports whether mc makes a method value: the $bound wrapper of a method, its
@@ -464,66 +333,6 @@ func packages(pkg *types.Package) []*types.Package {
 	}
 	walk(pkg)
 	return out
-}
-
-// fieldFuncs returns the functions stored into field anywhere in the package. Other values
-// stored there (a parameter, a call's result) add no candidates: the functions the package
-// stores are among those the field may hold, as the implementations it sees are among those
-// of an interface.
-func (r *Resolver) fieldFuncs(field *types.Var, depth int) []Target {
-	if field == nil {
-		return nil
-	}
-	if r.fields == nil {
-		r.fields = r.collectFieldStores()
-	}
-	var out []Target
-	for _, v := range r.fields[field] {
-		ts, _ := r.values(v, depth)
-		for _, t := range ts {
-			t.Field = field.Name()
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// collectFieldStores maps each func-typed or interface-typed field to the values stored into
-// it.
-func (r *Resolver) collectFieldStores() map[*types.Var][]ssa.Value {
-	out := make(map[*types.Var][]ssa.Value)
-	for _, fn := range r.bodies() {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				fa, ok := st.Addr.(*ssa.FieldAddr)
-				if !ok {
-					continue
-				}
-				field := typesutil.FieldVar(fa.X.Type(), fa.Field)
-				if field == nil {
-					continue
-				}
-				switch field.Type().Underlying().(type) {
-				case *types.Signature, *types.Interface:
-					out[field] = append(out[field], st.Val)
-				}
-			}
-		}
-	}
-	return out
-}
-
-// bodies returns the package's functions whose stores the resolver indexes: its source
-// functions and literals, and the synthetic init that runs package variables' initialisers.
-func (r *Resolver) bodies() []*ssa.Function {
-	if initFn := r.pkg.Func("init"); initFn != nil {
-		return append([]*ssa.Function{initFn}, r.funcs...)
-	}
-	return r.funcs
 }
 
 // Callbacks returns the functions a call hands its callee as arguments that the callee runs as
@@ -723,7 +532,7 @@ func (r *Resolver) Dynamic(common *ssa.CallCommon) []Target {
 	if !common.IsInvoke() {
 		return nil
 	}
-	ts, ok := r.concrete(common.Value, 0)
+	ts, ok := r.concrete(common.Value)
 	if !ok || len(ts) == 0 {
 		return nil
 	}
@@ -744,116 +553,15 @@ func (r *Resolver) Dynamic(common *ssa.CallCommon) []Target {
 }
 
 // concrete returns the concrete types the interface value v may hold; ok is false when one
-// is out of sight.
-func (r *Resolver) concrete(v ssa.Value, depth int) ([]types.Type, bool) {
-	if depth > maxDepth {
-		return nil, false
-	}
-	depth++
-	switch v := v.(type) {
-	case *ssa.MakeInterface:
-		if types.IsInterface(v.X.Type()) {
-			return nil, false
-		}
-		return []types.Type{v.X.Type()}, true
-	case *ssa.ChangeInterface:
-		return r.concrete(v.X, depth)
-	case *ssa.Phi:
-		var out []types.Type
-		for _, e := range v.Edges {
-			ts, ok := r.concrete(e, depth)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, ts...)
-		}
-		return out, true
-	case *ssa.Field:
-		return r.fieldConcrete(typesutil.FieldVar(v.X.Type(), v.Field), depth)
-	case *ssa.UnOp:
-		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
-			return r.fieldConcrete(typesutil.FieldVar(fa.X.Type(), fa.Field), depth)
-		}
-	}
-	return nil, false
-}
-
-// fieldConcrete returns the concrete types the package stores into the interface-typed field;
-// ok is false when it stores one out of sight, or none.
-func (r *Resolver) fieldConcrete(field *types.Var, depth int) ([]types.Type, bool) {
-	if field == nil {
-		return nil, false
-	}
-	if r.fields == nil {
-		r.fields = r.collectFieldStores()
-	}
+// is out of sight. Stores into fields count strictly: every value stored must be in sight.
+func (r *Resolver) concrete(v ssa.Value) ([]types.Type, bool) {
 	var out []types.Type
-	for _, v := range r.fields[field] {
-		ts, ok := r.concrete(v, depth)
-		if !ok {
-			return nil, false
+	ok := r.flow().Each(v, valueflow.Strict, func(x ssa.Value) bool {
+		if _, isConst := x.(*ssa.Const); isConst || types.IsInterface(x.Type()) {
+			return false
 		}
-		out = append(out, ts...)
-	}
-	return out, len(out) > 0
-}
-
-// Returned returns the values fn returns as result idx, from every return statement.
-func Returned(fn *ssa.Function, idx int) []ssa.Value {
-	var vs []ssa.Value
-	for _, b := range fn.Blocks {
-		if len(b.Instrs) == 0 {
-			continue
-		}
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && idx < len(ret.Results) {
-			vs = append(vs, ret.Results[idx])
-		}
-	}
-	return vs
-}
-
-// localElements returns the values stored into the elements of a map or slice made in the
-// function that reads it and kept there (a literal: steps := map[string]func(){…}; for _, f
-// := range []func(){a, b}): ok is false when the container comes from elsewhere, or its
-// address goes somewhere the function does not see.
-func localElements(c ssa.Value) ([]ssa.Value, bool) {
-	switch c := c.(type) {
-	case *ssa.MakeMap:
-		var out []ssa.Value
-		for _, ref := range *c.Referrers() {
-			switch ref := ref.(type) {
-			case *ssa.MapUpdate:
-				out = append(out, ref.Value)
-			case *ssa.Lookup, *ssa.Range, *ssa.DebugRef:
-			default:
-				return nil, false // handed on: others may add to it
-			}
-		}
-		return out, true
-	case *ssa.Slice:
-		if alloc, ok := c.X.(*ssa.Alloc); ok {
-			return localElements(alloc)
-		}
-	case *ssa.Alloc: // the array behind a slice literal
-		var out []ssa.Value
-		for _, ref := range *c.Referrers() {
-			switch ref := ref.(type) {
-			case *ssa.IndexAddr:
-				for _, use := range *ref.Referrers() {
-					switch use := use.(type) {
-					case *ssa.Store:
-						out = append(out, use.Val)
-					case *ssa.UnOp, *ssa.DebugRef:
-					default:
-						return nil, false
-					}
-				}
-			case *ssa.Slice, *ssa.DebugRef:
-			default:
-				return nil, false
-			}
-		}
-		return out, true
-	}
-	return nil, false
+		out = append(out, x.Type())
+		return true
+	})
+	return out, ok
 }

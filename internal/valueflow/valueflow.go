@@ -1,0 +1,375 @@
+// Package valueflow follows a value of one package back to where it is made: through
+// conversions, phis, the values a literal captures, loads of local and package variables,
+// struct fields and container elements stored in the package, and the results of the package's
+// own functions. It is the one walk under callees (which functions a func value may hold) and
+// missingdeadline (which connection a client call goes through); ctxorigin asks more of a ctx
+// (derivations, deadlines) and walks on its own.
+package valueflow
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+// maxValues bounds the values one walk visits; a walk that needs more is out of sight.
+const maxValues = 2000
+
+// Flow indexes the stores of one package. It is not safe for concurrent use.
+type Flow struct {
+	pkg    *ssa.Package
+	funcs  []*ssa.Function
+	stores map[any][]ssa.Value // per field (*types.Var), package variable (*ssa.Global), element type (elemKey)
+}
+
+// New returns a Flow for pkg, whose source functions (with their literals) are funcs.
+func New(pkg *ssa.Package, funcs []*ssa.Function) *Flow {
+	return &Flow{pkg: pkg, funcs: funcs}
+}
+
+// A Mode says how stores into a field, a package variable or a container's elements count.
+type Mode int
+
+const (
+	// Strict: every value stored there must be accepted.
+	Strict Mode = iota
+	// Lenient: a value stored there that is out of sight (a parameter, another package's
+	// result) adds nothing; the ones in sight are among those the place may hold, as the
+	// implementations a package sees are among those of an interface. At least one must be.
+	Lenient
+)
+
+// Each calls leaf on every value v may hold where it is made — a function, a closure, a
+// constant, a parameter, a call the walk does not see into — and reports whether leaf accepted
+// each and every way was in sight. Values met again (a loop) add nothing.
+func (f *Flow) Each(v ssa.Value, mode Mode, leaf func(ssa.Value) bool) bool {
+	w := &walk{f: f, mode: mode, leaf: leaf, seen: make(map[ssa.Value]bool)}
+	return w.each(v)
+}
+
+type walk struct {
+	f    *Flow
+	mode Mode
+	leaf func(ssa.Value) bool
+	seen map[ssa.Value]bool
+}
+
+func (w *walk) each(v ssa.Value) bool {
+	if w.seen[v] {
+		return true
+	}
+	if w.seen[v] = true; len(w.seen) > maxValues {
+		return false
+	}
+	switch v := v.(type) {
+	case *ssa.MakeInterface:
+		return w.each(v.X)
+	case *ssa.ChangeInterface:
+		return w.each(v.X)
+	case *ssa.ChangeType:
+		return w.each(v.X)
+	case *ssa.Phi:
+		return w.all(v.Edges)
+	case *ssa.FreeVar: // captured by value
+		return w.all(Bindings(v))
+	case *ssa.Field:
+		return w.stored(typesutil.FieldVar(v.X.Type(), v.Field))
+	case *ssa.Lookup: // m[k]
+		return w.element(v.X)
+	case *ssa.Index: // a[i] of an array value
+		return w.element(v.X)
+	case *ssa.Extract:
+		switch t := v.Tuple.(type) {
+		case *ssa.Lookup: // x, ok := m[k]
+			if v.Index == 0 {
+				return w.element(t.X)
+			}
+			return false
+		case *ssa.Call:
+			if vs, ok := w.f.results(t, v.Index); ok {
+				return w.all(vs)
+			}
+		}
+	case *ssa.Call:
+		if vs, ok := w.f.results(v, 0); ok {
+			return w.all(vs)
+		}
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return w.load(v.X)
+		}
+		return false
+	}
+	return w.leaf(v)
+}
+
+// all reports whether every value of vs is accepted, and that there is one.
+func (w *walk) all(vs []ssa.Value) bool {
+	for _, v := range vs {
+		if !w.each(v) {
+			return false
+		}
+	}
+	return len(vs) > 0
+}
+
+// load follows a load from addr.
+func (w *walk) load(addr ssa.Value) bool {
+	switch a := addr.(type) {
+	case *ssa.Alloc: // a local variable a literal captures, or whose address is taken
+		return w.all(LocalStores(a))
+	case *ssa.FreeVar: // the same variable, as the literal sees it
+		bs := Bindings(a)
+		for _, b := range bs {
+			if !w.load(b) {
+				return false
+			}
+		}
+		return len(bs) > 0
+	case *ssa.Global:
+		return w.stored(a)
+	case *ssa.FieldAddr:
+		return w.stored(typesutil.FieldVar(a.X.Type(), a.Field))
+	case *ssa.IndexAddr: // s[i]
+		return w.element(a.X)
+	}
+	return false
+}
+
+// element follows an element of the map, slice or array c: the values stored into a literal
+// the function makes and keeps, or those the package stores into containers of its type.
+func (w *walk) element(c ssa.Value) bool {
+	if vs, ok := LocalElements(c); ok {
+		return w.all(vs)
+	}
+	return w.stored(elemKey(c.Type()))
+}
+
+// stored follows the values the package stores into key, as the walk's mode says.
+func (w *walk) stored(key any) bool {
+	if key == nil || key == (*types.Var)(nil) {
+		return false
+	}
+	vs := w.f.storedTo(key)
+	if w.mode == Strict {
+		return w.all(vs)
+	}
+	any := false
+	for _, v := range vs {
+		if w.each(v) {
+			any = true
+		}
+	}
+	return any
+}
+
+// results returns the values result idx of call may be when its callee is a function of the
+// package with a body (the generic origin of an instance): the values it returns there.
+func (f *Flow) results(call *ssa.Call, idx int) ([]ssa.Value, bool) {
+	callee := call.Common().StaticCallee()
+	if call.Common().IsInvoke() || callee == nil {
+		return nil, false
+	}
+	if o := callee.Origin(); o != nil {
+		callee = o
+	}
+	if callee.Pkg != f.pkg || callee.Blocks == nil {
+		return nil, false
+	}
+	return Returned(callee, idx), true
+}
+
+// storedTo returns the values the package stores into key.
+func (f *Flow) storedTo(key any) []ssa.Value {
+	if f.stores == nil {
+		f.stores = make(map[any][]ssa.Value)
+		funcs := f.funcs
+		if initFn := f.pkg.Func("init"); initFn != nil { // package variables' initialisers
+			funcs = append([]*ssa.Function{initFn}, funcs...)
+		}
+		for _, fn := range funcs {
+			f.index(fn)
+		}
+	}
+	return f.stores[key]
+}
+
+func (f *Flow) index(fn *ssa.Function) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				switch a := instr.Addr.(type) {
+				case *ssa.Global:
+					f.stores[a] = append(f.stores[a], instr.Val)
+				case *ssa.FieldAddr:
+					if v := typesutil.FieldVar(a.X.Type(), a.Field); v != nil {
+						f.stores[v] = append(f.stores[v], instr.Val)
+					}
+				case *ssa.IndexAddr:
+					if k := elemKey(a.X.Type()); k != nil {
+						f.stores[k] = append(f.stores[k], instr.Val)
+					}
+				}
+			case *ssa.MapUpdate:
+				if k := elemKey(instr.Map.Type()); k != nil {
+					f.stores[k] = append(f.stores[k], instr.Value)
+				}
+			}
+		}
+	}
+}
+
+// elemKey is the key of the elements of a map, slice or array type (or a pointer to an
+// array): its element type, as a string, so that identical types meet. nil for other types.
+func elemKey(t types.Type) any {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Map:
+		return "elem " + types.TypeString(u.Elem(), nil)
+	case *types.Slice:
+		return "elem " + types.TypeString(u.Elem(), nil)
+	case *types.Array:
+		return "elem " + types.TypeString(u.Elem(), nil)
+	}
+	return nil
+}
+
+// LocalElements returns the values stored into the elements of a map or slice made in the
+// function that reads it and kept there (a literal: steps := map[string]func(){…}; for _, f
+// := range []func(){a, b}); ok is false when the container comes from elsewhere, or goes
+// somewhere the function does not see.
+func LocalElements(c ssa.Value) ([]ssa.Value, bool) {
+	switch c := c.(type) {
+	case *ssa.MakeMap:
+		var out []ssa.Value
+		for _, ref := range *c.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.MapUpdate:
+				out = append(out, ref.Value)
+			case *ssa.Lookup, *ssa.Range, *ssa.DebugRef:
+			default:
+				return nil, false // handed on: others may add to it
+			}
+		}
+		return out, true
+	case *ssa.Slice:
+		if alloc, ok := c.X.(*ssa.Alloc); ok {
+			return LocalElements(alloc)
+		}
+	case *ssa.Alloc: // the array behind a slice literal, or variadic arguments
+		var out []ssa.Value
+		for _, ref := range *c.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.IndexAddr:
+				for _, use := range *ref.Referrers() {
+					switch use := use.(type) {
+					case *ssa.Store:
+						out = append(out, use.Val)
+					case *ssa.UnOp, *ssa.DebugRef:
+					default:
+						return nil, false
+					}
+				}
+			case *ssa.Slice, *ssa.DebugRef:
+			default:
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// LocalStores returns the values stored to the local variable alloc, or nil when something
+// else may assign it: its address goes elsewhere, or a literal that captures it stores to it.
+// Literals that only read it are fine.
+func LocalStores(alloc *ssa.Alloc) []ssa.Value {
+	if !onlyLocalStores(alloc) {
+		return nil
+	}
+	var out []ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok {
+			out = append(out, st.Val)
+		}
+	}
+	return out
+}
+
+// onlyLocalStores reports whether the variable addr is assigned only by stores in its own
+// function: no literal that captures it assigns it, and its address goes nowhere else.
+func onlyLocalStores(addr ssa.Value) bool {
+	for _, ref := range *addr.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if ref.Addr != addr {
+				return false
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			for i, b := range ref.Bindings {
+				if b != addr {
+					continue
+				}
+				fv := ref.Fn.(*ssa.Function).FreeVars[i]
+				if !onlyLocalStores(fv) || hasStores(fv) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func hasStores(v ssa.Value) bool {
+	for _, ref := range *v.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Bindings returns the values the MakeClosure instructions creating fv's literal bind to fv.
+func Bindings(fv *ssa.FreeVar) []ssa.Value {
+	fn := fv.Parent()
+	refs := fn.Referrers()
+	if fn.Parent() == nil || refs == nil {
+		return nil
+	}
+	idx := -1
+	for i, x := range fn.FreeVars {
+		if x == fv {
+			idx = i
+		}
+	}
+	var out []ssa.Value
+	for _, ref := range *refs {
+		if mc, ok := ref.(*ssa.MakeClosure); ok && mc.Fn == fn && idx >= 0 {
+			out = append(out, mc.Bindings[idx])
+		}
+	}
+	return out
+}
+
+// Returned returns the values fn returns as result idx, from every return statement.
+func Returned(fn *ssa.Function, idx int) []ssa.Value {
+	var vs []ssa.Value
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && idx < len(ret.Results) {
+			vs = append(vs, ret.Results[idx])
+		}
+	}
+	return vs
+}
