@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/deadlinelint/deadlinelint/internal/callees"
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
@@ -191,6 +192,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	if res.External {
 		pass.ExportPackageFact(new(externalPkg))
+		if typesutil.ImportsContext(pass.Pkg) {
+			exportReaders(pass)
+		}
 		return res, nil // rules ask no more of code the user does not own
 	}
 	res.external = make(map[*types.Package]bool)
@@ -376,6 +380,108 @@ func exportIgnoring(pass *analysis.Pass) map[types.Object]bool {
 		}
 	}
 	return out
+}
+
+// exportReaders exports, for a package the user does not own, an ignoresCtx fact (Reads) for
+// each function whose ctx parameters are used only to read values from — ctx.Value(k), a
+// comparison with nil, or handing it to a function known to do the same (of this package, by
+// the same test, or of another, by its fact): a library's user.ExtractOrgID(ctx) or
+// trace.SpanFromContext(ctx). A root handed to one carries values and loses no deadline. It
+// is a syntactic test, cheap enough for every dependency; SSA is built only for the user's code.
+func exportReaders(pass *analysis.Pass) {
+	type decl struct {
+		fd  *ast.FuncDecl
+		obj *types.Func
+	}
+	var decls []decl
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			if obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok && typesutil.CtxParamIndex(obj.Signature()) >= 0 {
+				decls = append(decls, decl{fd, obj})
+			}
+		}
+	}
+	readers := make(map[*types.Func]bool)
+	isReader := func(fn *types.Func) bool {
+		if fn == nil {
+			return false
+		}
+		if fn.Pkg() == pass.Pkg {
+			return readers[fn]
+		}
+		var f ignoresCtx
+		return ctxorigin.IsReader(fn) || pass.ImportObjectFact(fn.Origin(), &f) && f.Reads
+	}
+	for changed := true; changed; { // a reader may call one declared later
+		changed = false
+		for _, d := range decls {
+			if !readers[d.obj] && onlyReads(pass.TypesInfo, d.fd, isReader) {
+				readers[d.obj], changed = true, true
+			}
+		}
+	}
+	for _, d := range decls {
+		if readers[d.obj] {
+			pass.ExportObjectFact(d.obj, &ignoresCtx{Reads: true})
+		}
+	}
+}
+
+// onlyReads reports whether every use of fd's ctx parameters reads values from it: the receiver
+// of a Value call, an operand of a comparison, or an argument of a call of a reader — and that
+// there is one.
+func onlyReads(info *types.Info, fd *ast.FuncDecl, isReader func(*types.Func) bool) bool {
+	params := make(map[types.Object]bool)
+	for _, field := range fd.Type.Params.List {
+		for _, name := range field.Names {
+			if obj := info.Defs[name]; obj != nil && typesutil.IsContext(obj.Type()) {
+				params[obj] = true
+			}
+		}
+	}
+	ok, used := true, false
+	var stack []ast.Node
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if id, isIdent := n.(*ast.Ident); isIdent && params[info.Uses[id]] {
+			used = true
+			ok = ok && readUse(info, id, stack, isReader)
+		}
+		stack = append(stack, n)
+		return ok
+	})
+	return ok && used
+}
+
+// readUse reports whether the use id of a ctx parameter, under the nodes stack, reads from it.
+func readUse(info *types.Info, id *ast.Ident, stack []ast.Node, isReader func(*types.Func) bool) bool {
+	if len(stack) == 0 {
+		return false
+	}
+	switch p := stack[len(stack)-1].(type) {
+	case *ast.SelectorExpr: // ctx.Value(k)
+		if p.X != id || p.Sel.Name != "Value" || len(stack) < 2 {
+			return false
+		}
+		call, ok := stack[len(stack)-2].(*ast.CallExpr)
+		return ok && call.Fun == p
+	case *ast.BinaryExpr: // ctx == nil
+		return p.Op == token.EQL || p.Op == token.NEQ
+	case *ast.CallExpr: // reader(ctx)
+		if p.Fun == id {
+			return false
+		}
+		fn, _ := typeutil.Callee(info, p).(*types.Func)
+		return isReader(fn)
+	}
+	return false
 }
 
 // ignoresCtxParams reports whether fn has a ctx parameter and none of them is used.

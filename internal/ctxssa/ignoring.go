@@ -195,12 +195,12 @@ func (ig *ignoring) invokeNoWork(common *ssa.CallCommon) bool {
 	return len(targets) > 0
 }
 
-// importedNoWork reports whether fn, a function of another package of the user's code, is
-// known by its fact to do no work with its ctx, in the walker's mode.
+// importedNoWork reports whether fn, a function of another package, is known by its fact to do
+// no work with its ctx, in the walker's mode.
 func (ig *ignoring) importedNoWork(fn *types.Func) bool {
 	var f ignoresCtx
-	if !ig.res.Owned(fn) || !ig.pass.ImportObjectFact(fn, &f) {
-		return false
+	if !ig.pass.ImportObjectFact(fn.Origin(), &f) {
+		return false // a library's function has the fact only when it only reads values (exportReaders)
 	}
 	switch ig.mode {
 	case carries:
