@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
 
 // Scopes tells the resolver which parameters carry a request. *scope.Set implements it.
@@ -417,38 +418,7 @@ func (r *Resolver) storedValues(stores []*ssa.Store) Set {
 // OnlyLocalStores reports whether the local variable alloc is assigned only by stores in its
 // own function: no literal that captures it assigns it, and its address goes nowhere else.
 // Loads, in the function or in the literals that capture it, are fine.
-func OnlyLocalStores(alloc ssa.Value) bool {
-	for _, ref := range *alloc.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.Store:
-			if ref.Addr != alloc {
-				return false
-			}
-		case *ssa.UnOp, *ssa.DebugRef:
-		case *ssa.MakeClosure:
-			for i, b := range ref.Bindings {
-				if b == alloc && !OnlyLocalStores(ref.Fn.(*ssa.Function).FreeVars[i]) {
-					return false
-				}
-				if b == alloc && hasStores(ref.Fn.(*ssa.Function).FreeVars[i]) {
-					return false
-				}
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-func hasStores(v ssa.Value) bool {
-	for _, ref := range *v.Referrers() {
-		if st, ok := ref.(*ssa.Store); ok && st.Addr == v {
-			return true
-		}
-	}
-	return false
-}
+func OnlyLocalStores(alloc ssa.Value) bool { return valueflow.OnlyLocalStores(alloc) }
 
 // reachingStores returns the stores to addr that reach instruction at: on each path
 // backwards from at, the first store met. fromEntry reports whether some path reaches the

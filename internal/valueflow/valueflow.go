@@ -290,7 +290,7 @@ func LocalElements(c ssa.Value) ([]ssa.Value, bool) {
 // else may assign it: its address goes elsewhere, or a literal that captures it stores to it.
 // Literals that only read it are fine.
 func LocalStores(alloc *ssa.Alloc) []ssa.Value {
-	if !onlyLocalStores(alloc) {
+	if !OnlyLocalStores(alloc) {
 		return nil
 	}
 	var out []ssa.Value
@@ -302,9 +302,9 @@ func LocalStores(alloc *ssa.Alloc) []ssa.Value {
 	return out
 }
 
-// onlyLocalStores reports whether the variable addr is assigned only by stores in its own
+// OnlyLocalStores reports whether the variable addr is assigned only by stores in its own
 // function: no literal that captures it assigns it, and its address goes nowhere else.
-func onlyLocalStores(addr ssa.Value) bool {
+func OnlyLocalStores(addr ssa.Value) bool {
 	for _, ref := range *addr.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.Store:
@@ -318,7 +318,7 @@ func onlyLocalStores(addr ssa.Value) bool {
 					continue
 				}
 				fv := ref.Fn.(*ssa.Function).FreeVars[i]
-				if !onlyLocalStores(fv) || hasStores(fv) {
+				if !OnlyLocalStores(fv) || hasStores(fv) {
 					return false
 				}
 			}
