@@ -44,7 +44,7 @@ func buildTools(ctx context.Context, root, bin, corpusDir string, floorMode stri
 	}
 	tools := []tool{
 		{key: "a", name: "floor (a): load + type-check, no-op analyzer", argv: []string{floor, "-suite=noop", "-mode=" + floorMode, "-test=false"}, okExit: exitAtMost(0)},
-		{key: "b", name: "floor (b): (a) + SSA for every package", argv: []string{floor, "-suite=ssa", "-test=false"}, okExit: exitAtMost(0)},
+		{key: "b", name: "floor (b): (a) + SSA for every package", argv: []string{floor, "-suite=ssa", "-mode=" + floorMode, "-test=false"}, okExit: exitAtMost(0)},
 	}
 
 	if _, err := os.Stat(filepath.Join(root, "cmd", "deadlinelint")); err != nil {
