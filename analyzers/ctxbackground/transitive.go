@@ -251,17 +251,35 @@ func (d *dropper) viaCallees(fn *ssa.Function, dr *drop) {
 				if name, cd := d.calleeDrop(call.Common()); cd != nil {
 					dr.addVia(name, cd)
 				}
-				for _, t := range d.targets.Callbacks(call.Common()) {
-					if t.Obj == nil {
-						continue // a literal: among withLiterals already
-					}
-					if cd := d.targetDrop(t); cd != nil {
-						dr.addVia(targetName(t), cd)
-					}
+				if name, cd := d.callbackDrop(call.Common()); cd != nil {
+					dr.addVia(name, cd)
 				}
 			}
 		}
 	}
+}
+
+// callbackDrop returns what the declared functions and method values a call hands its callee,
+// which the callee runs (callees.Resolver.Callbacks), drop of the caller's ctx, with the display
+// name of the first that drops. Literals are left out: one in a helper is among withLiterals,
+// one in a request scope is a request scope, checked itself.
+func (d *dropper) callbackDrop(common *ssa.CallCommon) (string, *drop) {
+	var name string
+	var out *drop
+	for _, t := range d.targets.Callbacks(common) {
+		if t.Obj == nil {
+			continue
+		}
+		if cd := d.targetDrop(t); cd != nil {
+			if out == nil {
+				name, out = targetName(t), new(drop)
+			}
+			for _, r := range cd.roots {
+				out.add(r)
+			}
+		}
+	}
+	return name, out
 }
 
 // calleeDrop returns what a call drops of its caller's ctx, with the display name of the
@@ -466,17 +484,12 @@ func (d *dropper) droppingCalls(sc *scope.Scope, fn *ssa.Function) []*candidate 
 				continue // a deferred call is cleanup: it runs as the handler returns
 			}
 			name, dr := d.calleeDrop(call.Common())
-			for _, t := range d.targets.Callbacks(call.Common()) {
-				if t.Obj == nil {
-					continue // a literal in a request scope is a request scope: checked itself
+			if cbName, cd := d.callbackDrop(call.Common()); cd != nil {
+				if dr == nil {
+					name, dr = cbName, new(drop)
 				}
-				if cd := d.targetDrop(t); cd != nil {
-					if dr == nil {
-						name, dr = targetName(t), new(drop)
-					}
-					for _, r := range cd.roots {
-						dr.add(r)
-					}
+				for _, r := range cd.roots {
+					dr.add(r)
 				}
 			}
 			if dr != nil {

@@ -78,39 +78,40 @@ func (c *checker) ignores(impl *ssa.Function) bool {
 // dynamicSite classifies a call of a function value that takes a ctx: a method value of a
 // generated client (an RPC), or a site when every function the value may hold
 // (callees.Resolver.Values: a phi, a field, a map, a closure a helper returns) is one of the
-// package's own, known by its body. For a parameter — the callback of a runner such as
-// retry(ctx, n, fn) — they are the functions the package's calls of the runner pass (and
-// localOf asks that all of them need a deadline). One out of sight: no site.
+// package's own, known by its body. One out of sight — a parameter too: the callback a
+// runner such as retry(ctx, n, fn) calls is judged where the runner is called, with what it is
+// given there (callbackSites) — and there is no site.
 func (c *checker) dynamicSite(fn *ssa.Function, call ssa.CallInstruction) *site {
 	if c.targets == nil {
 		c.targets = c.res.NewCallees()
 	}
-	common := call.Common()
-	var ts []callees.Target
-	p, param := common.Value.(*ssa.Parameter)
-	if param {
-		ts = c.targets.ParamValues(p)
-	} else {
-		ts = c.targets.Values(common.Value)
-	}
+	ts := c.targets.Values(call.Common().Value)
 	if s := c.rpcValue(fn, call, ts); s != nil {
 		return s
 	}
+	impls, shifts := c.local(ts)
+	if impls == nil {
+		return nil
+	}
+	return &site{fn: fn, instr: call, impls: impls, shifts: shifts, anyImpl: true}
+}
+
+// local returns the bodies of targets, the functions a value may hold, when every one is a
+// function of the package, with the shift of each method value (its receiver is bound, not
+// among the arguments); nil when one is out of sight.
+func (c *checker) local(ts []callees.Target) ([]*ssa.Function, map[*ssa.Function]int) {
 	var impls []*ssa.Function
 	shifts := make(map[*ssa.Function]int)
 	for _, t := range ts {
 		if t.Fn == nil || t.Fn.Pkg != c.info.Pkg || t.Fn.Blocks == nil {
-			return nil
+			return nil, nil
 		}
 		if t.Bound {
-			shifts[t.Fn] = 1 // a method value: the receiver is bound, not among the arguments
+			shifts[t.Fn] = 1
 		}
 		impls = append(impls, t.Fn)
 	}
-	if len(impls) == 0 {
-		return nil
-	}
-	return &site{fn: fn, instr: call, impls: impls, shifts: shifts, anyImpl: !param}
+	return impls, shifts
 }
 
 // rpcValue returns the site of a call of a function value that may be a method value of a
@@ -140,8 +141,9 @@ func (c *checker) rpcValue(fn *ssa.Function, call ssa.CallInstruction, ts []call
 
 // callbackSites returns a site for each function value a call hands its callee that the
 // callee runs with the ctx the call gives it, unchanged (ctxssa.Result.CallbackCtx):
-// batch.Each(ctx, ids, j.refreshOne) makes refreshOne's RPC with ctx. As for an interface
-// call, every function the value may hold must be one of the package's.
+// batch.Each(ctx, ids, j.refreshOne) makes refreshOne's RPC with ctx, call(ctx, c.Get, req)
+// makes the RPC itself. As for an interface call, every function the value may hold must be
+// one of the package's, or a client method.
 func (c *checker) callbackSites(fn *ssa.Function, call ssa.CallInstruction) []*site {
 	common := call.Common()
 	if common.IsInvoke() || common.StaticCallee() == nil {
@@ -159,19 +161,13 @@ func (c *checker) callbackSites(fn *ssa.Function, call ssa.CallInstruction) []*s
 		if j < 0 {
 			continue
 		}
-		var impls []*ssa.Function
-		shifts := make(map[*ssa.Function]int)
-		for _, t := range c.targets.Values(arg) {
-			if t.Fn == nil || t.Fn.Pkg != c.info.Pkg || t.Fn.Blocks == nil {
-				impls = nil
-				break
-			}
-			if t.Bound {
-				shifts[t.Fn] = 1
-			}
-			impls = append(impls, t.Fn)
+		ts := c.targets.Values(arg)
+		if s := c.rpcValue(fn, call, ts); s != nil {
+			s.rpc.ctx = common.Args[j] // a client method value the callee calls with this ctx: call(ctx, c.Get, req)
+			out = append(out, s)
+			continue
 		}
-		if len(impls) > 0 {
+		if impls, shifts := c.local(ts); impls != nil {
 			out = append(out, &site{fn: fn, instr: call, impls: impls, shifts: shifts, cbCtx: j + 1, anyImpl: true})
 		}
 	}

@@ -42,12 +42,11 @@ type Resolver struct {
 	pkg     *ssa.Package
 	funcs   []*ssa.Function
 	owned   func(types.Object) bool
-	named   []*types.TypeName                   // the owned concrete types visible to the package
-	impls   map[*types.Func][]Target            // per interface method
-	implsOf map[*types.Interface][]types.Type   // per interface: the implementing types (T or *T)
-	vf      *valueflow.Flow                     // the package's value flow, made on first use
-	runs    map[paramKey]bool                   // RunsParam, memoised
-	calls   map[*ssa.Function][]*ssa.CallCommon // the package's calls of each of its functions
+	named   []*types.TypeName                 // the owned concrete types visible to the package
+	impls   map[*types.Func][]Target          // per interface method
+	implsOf map[*types.Interface][]types.Type // per interface: the implementing types (T or *T)
+	vf      *valueflow.Flow                   // the package's value flow, made on first use
+	runs    map[paramKey]bool                 // RunsParam, memoised
 
 	// Imported, if set, answers RunsParam for a function of another package from its fact: ok
 	// is false when the function's package was not summarised (it may run anything).
@@ -160,11 +159,8 @@ func (r *Resolver) flow() *valueflow.Flow {
 // not see into: of another package's function, the function value it returns (From); of a
 // function value, what the functions it may hold return.
 func (r *Resolver) returned(call *ssa.Call, idx int, depth int) ([]Target, bool) {
-	if callee := call.Common().StaticCallee(); callee != nil {
-		if o := callee.Origin(); o != nil {
-			callee = o
-		}
-		if obj, ok := callee.Object().(*types.Func); ok && (callee.Pkg != r.pkg || callee.Blocks == nil) {
+	if call.Common().StaticCallee() != nil {
+		if obj := r.ImportedCallee(call.Common()); obj != nil {
 			return []Target{{From: obj, Result: idx}}, true // another package's: its facts tell
 		}
 		return nil, false
@@ -246,11 +242,7 @@ func (r *Resolver) implementations(m *types.Func) []Target {
 		for _, t := range r.implementers(iface) {
 			obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
 			if impl, ok := obj.(*types.Func); ok {
-				tg := Target{Obj: impl, Impl: types.TypeString(t, packageName)}
-				if fn := r.pkg.Prog.FuncValue(impl); fn != nil && fn.Blocks != nil && fn.Pkg == r.pkg {
-					tg.Fn = fn
-				}
-				out = append(out, tg)
+				out = append(out, r.methodTarget(impl, t))
 			}
 		}
 	}
@@ -360,18 +352,29 @@ func (r *Resolver) runsArg(common *ssa.CallCommon, i int) (runs, known bool) {
 	if callee := r.body(common); callee != nil {
 		return r.RunsParam(callee, i), true
 	}
-	callee := common.StaticCallee()
-	if common.IsInvoke() || callee == nil || r.Imported == nil {
+	obj := r.ImportedCallee(common)
+	if obj == nil || r.Imported == nil {
 		return false, false
+	}
+	return r.Imported(obj, i)
+}
+
+// ImportedCallee returns the declared function (the generic origin of an instance) a static
+// call invokes when its body is not in this package — another package's, known only by its
+// facts — or nil.
+func (r *Resolver) ImportedCallee(common *ssa.CallCommon) *types.Func {
+	callee := common.StaticCallee()
+	if common.IsInvoke() || callee == nil {
+		return nil
 	}
 	if o := callee.Origin(); o != nil {
 		callee = o
 	}
 	obj, ok := callee.Object().(*types.Func)
-	if !ok || obj.Pkg() == nil || obj.Pkg() == r.pkg.Pkg {
-		return false, false
+	if !ok || obj.Pkg() == nil || callee.Pkg == r.pkg && callee.Blocks != nil {
+		return nil
 	}
-	return r.Imported(obj, i)
+	return obj.Origin()
 }
 
 // body returns the static callee of common when it is a function of the package with a body
@@ -483,46 +486,6 @@ func (r *Resolver) RunsHere(v ssa.Value) bool {
 	return false
 }
 
-// ParamValues returns the functions the package's calls of fn pass for its parameter p — the
-// callbacks a runner such as retry(ctx, n, fn) is given — or nil when a call passes one out of
-// sight, or there is no such call. Unlike Callbacks, which answers for one call, this answers
-// for every call at once: a rule that uses it must ask that all of them agree.
-func (r *Resolver) ParamValues(p *ssa.Parameter) []Target {
-	fn := p.Parent()
-	idx := -1
-	for i, q := range fn.Params {
-		if q == p {
-			idx = i
-		}
-	}
-	if idx < 0 || fn.Parent() != nil {
-		return nil // a literal's parameter: its callers are its own business
-	}
-	if r.calls == nil {
-		r.calls = make(map[*ssa.Function][]*ssa.CallCommon)
-		for _, f := range r.funcs {
-			for _, b := range f.Blocks {
-				for _, instr := range b.Instrs {
-					if call, ok := instr.(ssa.CallInstruction); ok {
-						if callee := r.body(call.Common()); callee != nil {
-							r.calls[callee] = append(r.calls[callee], call.Common())
-						}
-					}
-				}
-			}
-		}
-	}
-	var out []Target
-	for _, common := range r.calls[fn] {
-		ts, ok := r.values(common.Args[idx], 0)
-		if !ok {
-			return nil
-		}
-		out = append(out, ts...)
-	}
-	return dedup(out)
-}
-
 // Dynamic returns the methods an interface call invokes when the package can see every
 // concrete type its receiver may hold — s.life.Context() where the server's field is only
 // ever set to a *lifecycle.Manager — or nil when one is out of sight (a parameter, a call of
@@ -543,13 +506,19 @@ func (r *Resolver) Dynamic(common *ssa.CallCommon) []Target {
 		if !ok || types.IsInterface(impl.Signature().Recv().Type()) {
 			return nil // a method promoted from an embedded interface: out of sight
 		}
-		tg := Target{Obj: impl, Impl: types.TypeString(t, packageName)}
-		if fn := r.pkg.Prog.FuncValue(impl); fn != nil && fn.Blocks != nil && fn.Pkg == r.pkg {
-			tg.Fn = fn
-		}
-		out = append(out, tg)
+		out = append(out, r.methodTarget(impl, t))
 	}
 	return dedup(out)
+}
+
+// methodTarget describes impl, the method of the concrete type t an interface call reaches,
+// with its body when it is in this package.
+func (r *Resolver) methodTarget(impl *types.Func, t types.Type) Target {
+	tg := Target{Obj: impl, Impl: types.TypeString(t, packageName)}
+	if fn := r.pkg.Prog.FuncValue(impl); fn != nil && fn.Blocks != nil && fn.Pkg == r.pkg {
+		tg.Fn = fn
+	}
+	return tg
 }
 
 // concrete returns the concrete types the interface value v may hold; ok is false when one

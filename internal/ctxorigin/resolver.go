@@ -16,6 +16,7 @@ type Scopes interface {
 	IsRequestCtx(p *ssa.Parameter) bool     // the ctx parameter of a request scope
 	IsRequestStream(p *ssa.Parameter) bool  // a server stream whose Context() is the request ctx
 	IsServerReceiver(p *ssa.Parameter) bool // the receiver of a handler method
+	IsScope(fn *ssa.Function) bool          // a request scope (a handler, or a literal in one)
 }
 
 // maxSteps bounds the work of one query; a query that needs more answers Unknown.
@@ -37,11 +38,8 @@ type Resolver struct {
 	// package can see (callees.Resolver's answer): the declared method and, when its body is in
 	// the package, the body; an empty answer when one may be out of sight.
 	Implementations func(*ssa.CallCommon) []Impl
-	// Funcs, if set, are the package's functions: where a container's elements are stored.
-	Funcs []*ssa.Function
-
-	elemStores  map[*types.Var][]ssa.Value     // per field holding a map, slice or array
-	elemStorers map[*types.Var][]*ssa.Function // the functions storing them
+	// Flow, if set, is the package's value flow: where a container's elements are stored.
+	Flow *valueflow.Flow
 }
 
 // Impl is one method an interface call may invoke.
@@ -205,25 +203,20 @@ func (r *Resolver) element(container ssa.Value, pos token.Pos) Set {
 	if g, ok := container.(*ssa.Global); ok { // an array variable, addressed directly
 		return Set{{Kind: Global, Global: g, Pos: pos}}
 	}
-	var fa *ssa.FieldAddr
-	switch c := container.(type) {
-	case *ssa.UnOp:
-		if g, ok := c.X.(*ssa.Global); ok && c.Op == token.MUL {
+	if u, ok := container.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if g, ok := u.X.(*ssa.Global); ok {
 			return Set{{Kind: Global, Global: g, Pos: pos}}
 		}
-		fa, _ = c.X.(*ssa.FieldAddr)
-	case *ssa.FieldAddr:
-		fa = c
 	}
-	if fa == nil || r.Funcs == nil {
+	field := valueflow.ContainerField(container)
+	if field == nil || !r.filledOutsideRequests(field) {
 		return unknown
 	}
-	field := typesutil.FieldVar(fa.X.Type(), fa.Field)
-	base, bp := r.baseOf(fa.X)
-	if field == nil || base == OtherBase || !r.filledOutsideRequests(container) {
+	base, bp := r.baseOf(container)
+	if base == OtherBase {
 		return unknown
 	}
-	for _, v := range r.elementStores(field) {
+	for _, v := range r.Flow.ElementsOf(field).Values {
 		if r.of(v).Has(Request) {
 			return unknown
 		}
@@ -231,129 +224,19 @@ func (r *Resolver) element(container ssa.Value, pos token.Pos) Set {
 	return Set{{Kind: Field, FieldVar: field, FieldBase: base, baseParam: bp, Pos: pos}}
 }
 
-// container returns the map, slice or array an element is read from, or nil.
-func container(v ssa.Value) ssa.Value {
-	switch v := v.(type) {
-	case *ssa.Lookup:
-		return v.X
-	case *ssa.Index:
-		return v.X
-	case *ssa.IndexAddr:
-		return v.X
-	case *ssa.Extract:
-		if l, ok := v.Tuple.(*ssa.Lookup); ok && v.Index == 0 {
-			return l.X
-		}
-	}
-	return nil
-}
-
-// filledOutsideRequests reports whether the container — a field loaded, or addressed — has
-// its elements stored only by functions that are not request scopes (a constructor, start-up):
-// a handler storing into it keeps something of its request there.
-func (r *Resolver) filledOutsideRequests(c ssa.Value) bool {
-	if u, ok := c.(*ssa.UnOp); ok && u.Op == token.MUL {
-		c = u.X
-	}
-	fa, ok := c.(*ssa.FieldAddr)
-	if !ok || r.Funcs == nil {
+// filledOutsideRequests reports whether the elements of the containers field holds are stored
+// only by functions that are not request scopes (a constructor, start-up): a handler storing
+// into one keeps something of its request there.
+func (r *Resolver) filledOutsideRequests(field *types.Var) bool {
+	if r.Flow == nil {
 		return false
 	}
-	field := typesutil.FieldVar(fa.X.Type(), fa.Field)
-	if field == nil {
-		return false
-	}
-	r.elementStores(field)
-	for _, fn := range r.elemStorers[field] {
-		if r.inRequestScope(fn) {
+	for _, fn := range r.Flow.ElementsOf(field).Storers {
+		if r.scopes.IsScope(fn) {
 			return false
 		}
 	}
 	return true
-}
-
-// inRequestScope reports whether fn, or the function enclosing it, takes a request's ctx,
-// stream or handler receiver.
-func (r *Resolver) inRequestScope(fn *ssa.Function) bool {
-	for ; fn != nil; fn = fn.Parent() {
-		for _, p := range fn.Params {
-			if r.scopes.IsRequestCtx(p) || r.scopes.IsRequestStream(p) || r.scopes.IsServerReceiver(p) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// elementStores returns the values the package stores into elements of containers held in
-// field.
-func (r *Resolver) elementStores(field *types.Var) []ssa.Value {
-	if r.elemStores == nil {
-		r.elemStores = make(map[*types.Var][]ssa.Value)
-		r.elemStorers = make(map[*types.Var][]*ssa.Function)
-		add := func(f *types.Var, fn *ssa.Function, vs ...ssa.Value) {
-			r.elemStores[f] = append(r.elemStores[f], vs...)
-			r.elemStorers[f] = append(r.elemStorers[f], fn)
-		}
-		fieldOf := func(x ssa.Value) *types.Var {
-			if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
-				x = u.X
-			}
-			if fa, ok := x.(*ssa.FieldAddr); ok {
-				return typesutil.FieldVar(fa.X.Type(), fa.Field)
-			}
-			return nil
-		}
-		for _, fn := range r.Funcs {
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					switch instr := instr.(type) {
-					case *ssa.MapUpdate:
-						if f := fieldOf(instr.Map); f != nil {
-							add(f, fn, instr.Value)
-						}
-					case *ssa.Store:
-						if ia, ok := instr.Addr.(*ssa.IndexAddr); ok {
-							if f := fieldOf(ia.X); f != nil {
-								add(f, fn, instr.Val)
-							}
-						}
-					case *ssa.Call: // s.shards = append(s.shards, ctx)
-						if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(instr.Call.Args) == 2 {
-							if f := fieldOf(instr.Call.Args[0]); f != nil {
-								add(f, fn, appended(instr.Call.Args[1])...)
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	return r.elemStores[field]
-}
-
-// appended returns the values an append call's variadic slice holds, as far as they are
-// stored into the slice literal it is built from.
-func appended(v ssa.Value) []ssa.Value {
-	s, ok := v.(*ssa.Slice)
-	if !ok {
-		return nil
-	}
-	alloc, ok := s.X.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
-	var out []ssa.Value
-	for _, ref := range *alloc.Referrers() {
-		if ia, ok := ref.(*ssa.IndexAddr); ok {
-			for _, use := range *ia.Referrers() {
-				if st, ok := use.(*ssa.Store); ok && st.Addr == ia {
-					out = append(out, st.Val)
-				}
-			}
-		}
-	}
-	return out
 }
 
 // capturedLoad returns the origins of a load, inside a function literal, of a variable of the
@@ -579,7 +462,7 @@ func (r *Resolver) fieldStores(addr ssa.Value, field int) Set {
 			switch from := copiedFrom(ref, addr); {
 			case from != nil:
 				sets = append(sets, r.fieldStores(from, field))
-			case ref.Addr == addr && container(ref.Val) != nil:
+			case ref.Addr == addr && valueflow.Container(ref.Val) != nil:
 				// An element of a container copied in (t, ok := s.tenants[name]): the
 				// field of a struct the container's holder keeps, when only code outside
 				// request scopes fills it (baseOf).
@@ -645,8 +528,9 @@ func (r *Resolver) baseOf(x ssa.Value) (Base, *ssa.Parameter) {
 		case *ssa.Lookup, *ssa.Index, *ssa.IndexAddr, *ssa.Extract:
 			// An element of a container (t, ok := s.tenants[name]; t.ctx): the container's
 			// base, when only code outside request scopes fills it.
-			c := container(v)
-			if c == nil || !r.filledOutsideRequests(c) {
+			c := valueflow.Container(v)
+			field := valueflow.ContainerField(c)
+			if field == nil || !r.filledOutsideRequests(field) {
 				return OtherBase, nil
 			}
 			x = c

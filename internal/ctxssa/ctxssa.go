@@ -27,6 +27,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/directive"
 	"github.com/deadlinelint/deadlinelint/internal/scope"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
 
 // Analyzer computes a *Result for every package. Its fact, ctxorigin.Returned, summarises the
@@ -258,18 +259,10 @@ func (r *Result) CallbackCtx(targets *callees.Resolver, common *ssa.CallCommon, 
 		}
 		return callbackCtx(r.SSA(), targets, callee, i)
 	}
-	callee := common.StaticCallee()
-	if common.IsInvoke() || callee == nil {
+	obj := targets.ImportedCallee(common)
+	if obj == nil || obj.Pkg() == r.pass.Pkg {
 		return -1
 	}
-	if o := callee.Origin(); o != nil {
-		callee = o
-	}
-	obj, ok := callee.Object().(*types.Func)
-	if !ok || obj.Pkg() == r.pass.Pkg {
-		return -1
-	}
-	obj = obj.Origin()
 	var f runsParams
 	if !r.pass.ImportObjectFact(obj, &f) {
 		return -1
@@ -625,7 +618,7 @@ func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types
 	scopes := scope.Find(pass.Pkg, funcs, testSupport)
 	imported := func(fn *types.Func) *ctxorigin.Returned { return returned[fn] }
 	origins := ctxorigin.New(scopes, imported)
-	origins.Funcs = funcs
+	origins.Flow = valueflow.New(pkg, funcs)
 	targets := callees.New(pkg, funcs, owned)
 	origins.Implementations = func(common *ssa.CallCommon) []ctxorigin.Impl {
 		var out []ctxorigin.Impl

@@ -104,6 +104,9 @@ func (s *Set) IsRequestStream(p *ssa.Parameter) bool { return s.streams[p] }
 // IsServerReceiver reports whether p is the receiver of a handler method.
 func (s *Set) IsServerReceiver(p *ssa.Parameter) bool { return s.recvs[p] }
 
+// IsScope reports whether fn is a request scope.
+func (s *Set) IsScope(fn *ssa.Function) bool { return s.byFunc[fn] != nil }
+
 // Find returns the request scopes among funcs, the source functions of pkg (function literals
 // included). In a test-support package (TestSupport) only marked functions are scopes.
 func Find(pkg *types.Package, funcs []*ssa.Function, testSupport bool) *Set {

@@ -23,6 +23,15 @@ type Flow struct {
 	pkg    *ssa.Package
 	funcs  []*ssa.Function
 	stores map[any][]ssa.Value // per field (*types.Var), package variable (*ssa.Global), element type (elemKey)
+	elems  map[*types.Var]*Elements
+}
+
+// Elements are the values the package stores into the elements of the maps, slices or arrays
+// one struct field holds (s.tenants[name] = t, s.shards = append(s.shards, ctx)), and the
+// functions that store them.
+type Elements struct {
+	Values  []ssa.Value
+	Storers []*ssa.Function
 }
 
 // New returns a Flow for pkg, whose source functions (with their literals) are funcs.
@@ -77,15 +86,13 @@ func (w *walk) each(v ssa.Value) bool {
 		return w.all(Bindings(v))
 	case *ssa.Field:
 		return w.stored(typesutil.FieldVar(v.X.Type(), v.Field))
-	case *ssa.Lookup: // m[k]
-		return w.element(v.X)
-	case *ssa.Index: // a[i] of an array value
-		return w.element(v.X)
+	case *ssa.Lookup, *ssa.Index: // m[k], a[i] of an array value
+		return w.element(Container(v))
 	case *ssa.Extract:
 		switch t := v.Tuple.(type) {
 		case *ssa.Lookup: // x, ok := m[k]
-			if v.Index == 0 {
-				return w.element(t.X)
+			if c := Container(v); c != nil {
+				return w.element(c)
 			}
 			return false
 		case *ssa.Call:
@@ -182,10 +189,20 @@ func (f *Flow) results(call *ssa.Call, idx int) ([]ssa.Value, bool) {
 	return Returned(callee, idx), true
 }
 
+// ElementsOf returns what the package stores into the elements of the containers field holds.
+func (f *Flow) ElementsOf(field *types.Var) Elements {
+	f.storedTo(nil)
+	if e := f.elems[field]; e != nil {
+		return *e
+	}
+	return Elements{}
+}
+
 // storedTo returns the values the package stores into key.
 func (f *Flow) storedTo(key any) []ssa.Value {
 	if f.stores == nil {
 		f.stores = make(map[any][]ssa.Value)
+		f.elems = make(map[*types.Var]*Elements)
 		funcs := f.funcs
 		if initFn := f.pkg.Func("init"); initFn != nil { // package variables' initialisers
 			funcs = append([]*ssa.Function{initFn}, funcs...)
@@ -198,6 +215,20 @@ func (f *Flow) storedTo(key any) []ssa.Value {
 }
 
 func (f *Flow) index(fn *ssa.Function) {
+	element := func(c ssa.Value, vs ...ssa.Value) {
+		if k := elemKey(c.Type()); k != nil {
+			f.stores[k] = append(f.stores[k], vs...)
+		}
+		if field := ContainerField(c); field != nil {
+			e := f.elems[field]
+			if e == nil {
+				e = new(Elements)
+				f.elems[field] = e
+			}
+			e.Values = append(e.Values, vs...)
+			e.Storers = append(e.Storers, fn)
+		}
+	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
@@ -210,17 +241,49 @@ func (f *Flow) index(fn *ssa.Function) {
 						f.stores[v] = append(f.stores[v], instr.Val)
 					}
 				case *ssa.IndexAddr:
-					if k := elemKey(a.X.Type()); k != nil {
-						f.stores[k] = append(f.stores[k], instr.Val)
-					}
+					element(a.X, instr.Val)
 				}
 			case *ssa.MapUpdate:
-				if k := elemKey(instr.Map.Type()); k != nil {
-					f.stores[k] = append(f.stores[k], instr.Value)
+				element(instr.Map, instr.Value)
+			case *ssa.Call: // s.shards = append(s.shards, x)
+				if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(instr.Call.Args) == 2 {
+					if vs, ok := LocalElements(instr.Call.Args[1]); ok && ContainerField(instr.Call.Args[0]) != nil {
+						element(instr.Call.Args[0], vs...)
+					}
 				}
 			}
 		}
 	}
+}
+
+// Container returns the map, slice or array an element read v is read from (m[k], a[i],
+// x, ok := m[k], the address &s[i]), or nil.
+func Container(v ssa.Value) ssa.Value {
+	switch v := v.(type) {
+	case *ssa.Lookup:
+		return v.X
+	case *ssa.Index:
+		return v.X
+	case *ssa.IndexAddr:
+		return v.X
+	case *ssa.Extract:
+		if l, ok := v.Tuple.(*ssa.Lookup); ok && v.Index == 0 {
+			return l.X
+		}
+	}
+	return nil
+}
+
+// ContainerField returns the struct field a container c is, loaded (s.tenants) or addressed
+// (&s.shards, for an array field), or nil.
+func ContainerField(c ssa.Value) *types.Var {
+	if u, ok := c.(*ssa.UnOp); ok && u.Op == token.MUL {
+		c = u.X
+	}
+	if fa, ok := c.(*ssa.FieldAddr); ok {
+		return typesutil.FieldVar(fa.X.Type(), fa.Field)
+	}
+	return nil
 }
 
 // elemKey is the key of the elements of a map, slice or array type (or a pointer to an

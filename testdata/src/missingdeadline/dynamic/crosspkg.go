@@ -17,6 +17,7 @@ func (j *job) each(ids []string) {
 	})
 	_ = runner.Within(context.Background(), time.Second, func(ctx context.Context) error { return j.get(ctx) })
 	runner.Later(context.Background(), j.get) // kept for later, by whoever runs it
+	_ = runner.Apply(context.Background(), func(ctx context.Context) error { return nil }) // the callback makes no RPC
 }
 
 func (j *job) getOne(ctx context.Context, id string) error {
@@ -58,3 +59,18 @@ func (j *job) dryRun(dry bool) {
 var _ = (*job).each
 var _ = (*job).steps
 var _ = (*job).dryRun
+
+// invoke calls the client method it is given with the ctx it is given.
+func invoke[Req, Resp any](ctx context.Context, rpc func(context.Context, Req, ...grpc.CallOption) (Resp, error), req Req) (Resp, error) {
+	return rpc(ctx, req)
+}
+
+// generic hands a client method value to a generic helper.
+func (j *job) generic() {
+	_, _ = invoke(context.Background(), j.c.GetItem, &catalogpb.GetItemRequest{Id: "g"}) // want `no deadline \(ctx from context\.Background\(\)\)`
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_, _ = invoke(ctx, j.c.GetItem, &catalogpb.GetItemRequest{Id: "h"})
+}
+
+var _ = (*job).generic

@@ -5,6 +5,8 @@ package runner
 import (
 	"context"
 	"time"
+
+	"example.com/gen/catalogpb"
 )
 
 // Each runs fn for every id with the ctx it is given.
@@ -39,3 +41,16 @@ func Within(ctx context.Context, d time.Duration, fn func(context.Context) error
 func Later(ctx context.Context, fn func(context.Context) error) { pending = append(pending, fn) }
 
 var pending []func(context.Context) error
+
+// Apply runs fn with the ctx it is given.
+func Apply(ctx context.Context, fn func(context.Context) error) error { return fn(ctx) }
+
+// warm hands Apply a callback that makes an RPC: that says nothing of what other callers hand it.
+func warm(ctx context.Context, c catalogpb.CatalogClient) error {
+	return Apply(ctx, func(ctx context.Context) error {
+		_, err := c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "warm"})
+		return err
+	})
+}
+
+var _ = warm
