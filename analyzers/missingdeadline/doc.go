@@ -69,7 +69,15 @@
 //     if _, ok := ctx.Deadline(); !ok { ctx, cancel = context.WithTimeout(ctx, d) };
 //   - a call given an option that bounds each attempt with a deadline of its own
 //     (go-grpc-middleware's retry WithPerRetryTimeout, v1 or v2);
-//   - test code (calls in _test.go files, in functions run by a test — taking a *testing.T, B, F
-//     or testing.TB, or nested in one — and in packages whose non-test files import testing),
+//   - a call through a generated client interface (pb.CatalogClient) when a type of the package
+//     or of one it imports implements that interface with a method, of the generated shape,
+//     that makes each of its unary RPCs with a deadline (a service's own client library
+//     wrapping every attempt in context.WithTimeout; known through a fact), unless every value
+//     the receiver may hold comes from a generated constructor (pb.NewCatalogClient(conn)):
+//     which implementation the interface holds is wired out of sight. A call of such a method
+//     by its concrete type is no RPC either;
+//   - test code (calls in _test.go files, in functions run by a test — taking a *testing.T, B, F,
+//     testing.TB or testify's *assert.CollectT, methods of a struct embedding testify's
+//     suite.Suite, or nested in one — and in packages whose non-test files import testing),
 //     unless -missingdeadline.tests is set, and generated files.
 package missingdeadline

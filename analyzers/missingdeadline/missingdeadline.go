@@ -31,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       ruledoc.URL(name),
 	Requires:  []*analysis.Analyzer{ctxssa.Analyzer},
 	Run:       run,
-	FactTypes: []analysis.Fact{new(needsDeadline), new(defaultingConn), new(defaultingInterceptor), new(noCtxAPI)},
+	FactTypes: []analysis.Fact{new(needsDeadline), new(defaultingConn), new(defaultingInterceptor), new(noCtxAPI), new(boundsCalls)},
 }
 
 // The rule's flags, -missingdeadline.<name> on the command line.
@@ -69,6 +69,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c.defaults.exportFacts()
 	}
 	if clients {
+		c.exportBounding()
 		c.collect()
 		c.propagate()
 		c.exportFacts()
@@ -160,6 +161,7 @@ type checker struct {
 	exempts  map[*site]bool            // memo of the interceptor exemption
 	targets  *callees.Resolver         // interface calls' implementations, made on first use
 	static   []staticCall              // the static calls of the owned functions, for apiCallers
+	bounding map[string][]types.Type   // receiver types of methods with a boundsCalls fact, by name
 }
 
 // staticCall is a call of a declared function by an owned function.
@@ -254,7 +256,7 @@ func (c *checker) site(fn *ssa.Function, call ssa.CallInstruction) *site {
 	obj := ctxorigin.Callee(common)
 	if obj != nil && !c.hasBody(common) {
 		if rpc, ok := classify(common, obj, clientAPIs); ok {
-			if rpc.stream && !streams {
+			if rpc.stream && !streams || !rpc.stream && (c.mayBeBounded(common) || c.importedBounds(obj)) {
 				return nil
 			}
 			return &site{fn: fn, instr: call, rpc: &rpc, callee: obj}

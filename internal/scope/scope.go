@@ -18,8 +18,9 @@
 // Handlers, interceptors and connect-go handlers declared in _test.go files are test doubles
 // of servers (a fake that sleeps to provoke a client's timeout): not request scopes, unless
 // marked //deadlinelint:scope. The same holds for functions run by a test (they, or a function
-// enclosing them, take a *testing.T, B, F or testing.TB) and for every function of a test-support
-// package (one whose non-test files import "testing": fakes, harnesses, e2e suites).
+// enclosing them, take a *testing.T, B, F or testing.TB, or are methods of a testify suite) and
+// for every function of a test-support package (one whose non-test files import "testing":
+// fakes, harnesses, e2e suites).
 //
 // Other methods of a server type (constructors, Close, background workers) are not request
 // scopes: context.Background() there is legitimate.
@@ -191,8 +192,9 @@ func (f *finder) classifyKind(fn *ssa.Function) *Scope {
 
 // RunByTest reports whether fn is test code: declared in a _test.go file, or run by a test (it,
 // or a function enclosing it, takes a *testing.T, B, F or testing.TB: an interceptor literal a
-// test helper installs on its fake server, a helper driving a client), in or out of a _test.go
-// file. Nobody's deadline is lost there, and a call there waits for no one in production.
+// test helper installs on its fake server, a helper driving a client; or it is a method of a
+// testify suite, which suite.Run runs), in or out of a _test.go file. Nobody's deadline is lost
+// there, and a call there waits for no one in production.
 func RunByTest(fn *ssa.Function) bool { return inTestFile(fn) || takesTestingArg(fn) }
 
 // TestSupport reports whether the package made of files is test support: one of its non-test
@@ -213,9 +215,12 @@ func TestSupport(fset *token.FileSet, files []*ast.File) bool {
 }
 
 // takesTestingArg reports whether fn, or a function enclosing it, takes a *testing.T, B, F or a
-// testing.TB.
+// testing.TB (or testify's *assert.CollectT), or is a method of a testify suite.
 func takesTestingArg(fn *ssa.Function) bool {
 	for ; fn != nil; fn = fn.Parent() {
+		if recv := fn.Signature.Recv(); recv != nil && typesutil.IsTestSuite(recv.Type()) {
+			return true
+		}
 		params := fn.Signature.Params()
 		for i := 0; i < params.Len(); i++ {
 			if typesutil.IsTestingType(params.At(i).Type()) {

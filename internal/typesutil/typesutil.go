@@ -77,11 +77,45 @@ func IsMethod(obj types.Object, pkgPath, typeName, name string) bool {
 	return IsNamed(t, pkgPath, typeName)
 }
 
-// IsTestingType reports whether t is *testing.T, *testing.B, *testing.F or testing.TB: the
+// IsTestingType reports whether t is *testing.T, *testing.B, *testing.F, testing.TB or testify's
+// *assert.CollectT: the
 // handle of a test, not of a request.
 func IsTestingType(t types.Type) bool {
 	return IsPointerToNamed(t, "testing", "T") || IsPointerToNamed(t, "testing", "B") ||
-		IsPointerToNamed(t, "testing", "F") || IsNamed(t, "testing", "TB")
+		IsPointerToNamed(t, "testing", "F") || IsNamed(t, "testing", "TB") ||
+		IsPointerToNamed(t, testifyAssert, "CollectT")
+}
+
+// The testify packages whose types only tests use: a suite (a struct embedding suite.Suite, run
+// by suite.Run(t, s)) and the collector of assert.EventuallyWithT's condition.
+const (
+	testifySuite  = "github.com/stretchr/testify/suite"
+	testifyAssert = "github.com/stretchr/testify/assert"
+)
+
+// IsTestSuite reports whether t, or what it points to, is a struct that embeds testify's
+// suite.Suite, directly or through other embedded structs: its methods are run by a test.
+func IsTestSuite(t types.Type) bool {
+	return embedsSuite(t, 0)
+}
+
+func embedsSuite(t types.Type, depth int) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if IsNamed(t, testifySuite, "Suite") {
+		return true
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || depth > 3 {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if f := st.Field(i); f.Embedded() && embedsSuite(f.Type(), depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsTestingMethod reports whether fn is a method of a type of package testing (T, B, F and

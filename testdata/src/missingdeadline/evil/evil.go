@@ -225,7 +225,7 @@ type timeoutClient struct {
 	d     time.Duration
 }
 
-func (t *timeoutClient) GetItem(ctx context.Context, in *catalogpb.GetItemRequest, opts ...grpc.CallOption) (*catalogpb.Item, error) {
+func (t *timeoutClient) GetItem(ctx context.Context, in *catalogpb.GetItemRequest, opts ...grpc.CallOption) (*catalogpb.Item, error) { // want GetItem:"boundsCalls"
 	ctx, cancel := context.WithTimeout(ctx, t.d)
 	defer cancel()
 	return t.inner.GetItem(ctx, in, opts...)
