@@ -255,9 +255,16 @@ func Deferred(fn *ssa.Function) bool {
 }
 
 // FirstUse reports whether instr runs only on the first use of shared state: it is dominated
-// by a branch on a struct field (if p.isOpen { return }, if c.conn == nil { … }) that the same
-// function then sets — an idempotent Open, a connection or cache built once and kept. What it
-// builds serves every later request and must not be cut short by the one that triggered it.
+// by a branch on a struct field (if p.isOpen { return }, if c.conn == nil { … }, if
+// c.id.Load() == nil { … } on a sync/atomic field) that the same function then sets — an
+// idempotent Open, a connection or value built once and kept — or it runs only when a key is
+// absent from a map field (if db, ok := t.dbs[id]; ok { return db }) that the same function
+// then fills while holding a lock until it returns (defer mu.Unlock()): a per-key resource
+// created once, its creation serialised, shared by every later request. What it builds serves
+// every later request and must not be cut short by the one that triggered it. A read-through
+// cache is not that: it fetches outside its lock (unlocked, so concurrent requests fetch side by
+// side) or again once an entry expires (ok && time.Since(e.at) < ttl), and the fetch is the
+// request's own work.
 func FirstUse(instr ssa.Instruction) bool {
 	fn, b := instr.Parent(), instr.Block()
 	if fn == nil || b == nil {
@@ -272,6 +279,9 @@ func FirstUse(instr ssa.Instruction) bool {
 			continue
 		}
 		if fa := guardField(cond.Cond); fa != nil && storesField(fn, fa) {
+			return true
+		}
+		if m, absent := guardMap(cond.Cond); m != nil && onlyVia(d, absent, b) && updatesMap(fn, m) && holdsLock(fn) {
 			return true
 		}
 	}
@@ -295,9 +305,14 @@ func madeAt(fn *ssa.Function) ssa.Instruction {
 }
 
 // guardField returns the field address whose loaded value the condition tests: the field
-// itself (a bool), its negation, or its comparison with a constant such as nil.
+// itself (a bool), its negation, or its comparison with a constant such as nil; the field may
+// be read with the Load method of a sync/atomic type.
 func guardField(v ssa.Value) *ssa.FieldAddr {
 	switch v := v.(type) {
+	case *ssa.Call:
+		if fa := atomicField(v.Common(), "Load"); fa != nil {
+			return fa
+		}
 	case *ssa.UnOp:
 		if v.Op == token.NOT {
 			return guardField(v.X)
@@ -320,15 +335,23 @@ func guardField(v ssa.Value) *ssa.FieldAddr {
 	return nil
 }
 
-// storesField reports whether fn stores to the field fa addresses, on the same base value.
+// storesField reports whether fn stores to the field fa addresses, on the same base value:
+// an assignment, or a Store, Swap or CompareAndSwap of a sync/atomic field.
 func storesField(fn *ssa.Function, fa *ssa.FieldAddr) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok {
-				continue
+			var sfa *ssa.FieldAddr
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				sfa, _ = instr.Addr.(*ssa.FieldAddr)
+			case *ssa.Call:
+				for _, m := range []string{"Store", "Swap", "CompareAndSwap"} {
+					if sfa == nil {
+						sfa = atomicField(instr.Common(), m)
+					}
+				}
 			}
-			if sfa, ok := st.Addr.(*ssa.FieldAddr); ok && sfa.Field == fa.Field && sameBase(sfa.X, fa.X) {
+			if sfa != nil && sfa.Field == fa.Field && sameBase(sfa.X, fa.X) {
 				return true
 			}
 		}
@@ -336,11 +359,116 @@ func storesField(fn *ssa.Function, fa *ssa.FieldAddr) bool {
 	return false
 }
 
-// sameBase reports whether x and y are the same struct pointer: the same value, or loads of the
-// same local variable (a receiver spilled because a closure captures it).
+// atomicField returns the field a call of method name of a sync/atomic type is made on
+// (c.id.Load(): the address of c.id), or nil.
+func atomicField(common *ssa.CallCommon, name string) *ssa.FieldAddr {
+	callee := common.StaticCallee()
+	if callee == nil || len(common.Args) == 0 {
+		return nil
+	}
+	if o := callee.Origin(); o != nil {
+		callee = o
+	}
+	obj, ok := callee.Object().(*types.Func)
+	if !ok || obj.Name() != name || obj.Pkg() == nil || obj.Pkg().Path() != "sync/atomic" || obj.Signature().Recv() == nil {
+		return nil
+	}
+	fa, _ := common.Args[0].(*ssa.FieldAddr)
+	return fa
+}
+
+// guardMap returns the map field whose lookup the condition tests for a key's presence — the
+// ok of v, ok := m[k], or its negation — and the index of the If's successor taken when the key
+// is absent.
+func guardMap(v ssa.Value) (*ssa.FieldAddr, int) {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.NOT {
+		fa, absent := guardMap(u.X)
+		return fa, 1 - absent
+	}
+	ex, ok := v.(*ssa.Extract)
+	if !ok || ex.Index != 1 {
+		return nil, 0
+	}
+	lookup, ok := ex.Tuple.(*ssa.Lookup)
+	if !ok || !lookup.CommaOk {
+		return nil, 0
+	}
+	return loadedField(lookup.X), 1
+}
+
+// onlyVia reports whether block b runs only after the If ending block d took its successor
+// succ: that successor is entered from d alone and dominates b.
+func onlyVia(d *ssa.BasicBlock, succ int, b *ssa.BasicBlock) bool {
+	if succ >= len(d.Succs) {
+		return false
+	}
+	s := d.Succs[succ]
+	return len(s.Preds) == 1 && s.Dominates(b)
+}
+
+// holdsLock reports whether fn, once it locks, keeps the lock until it returns: it defers the
+// Unlock of a sync.Mutex or RWMutex and calls no Unlock itself.
+func holdsLock(fn *ssa.Function) bool {
+	deferred := false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || !isUnlock(call.Common()) {
+				continue
+			}
+			if _, ok := instr.(*ssa.Defer); !ok {
+				return false
+			}
+			deferred = true
+		}
+	}
+	return deferred
+}
+
+// isUnlock reports whether common calls Unlock of a sync.Mutex or sync.RWMutex.
+func isUnlock(common *ssa.CallCommon) bool {
+	callee := common.StaticCallee()
+	if callee == nil {
+		return false
+	}
+	obj, ok := callee.Object().(*types.Func)
+	return ok && (typesutil.IsMethod(obj, "sync", "Mutex", "Unlock") || typesutil.IsMethod(obj, "sync", "RWMutex", "Unlock"))
+}
+
+// updatesMap reports whether fn assigns an element of the map held in the field fa
+// addresses, on the same base value.
+func updatesMap(fn *ssa.Function, fa *ssa.FieldAddr) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if up, ok := instr.(*ssa.MapUpdate); ok {
+				if ufa := loadedField(up.Map); ufa != nil && ufa.Field == fa.Field && sameBase(ufa.X, fa.X) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// loadedField returns the field address v is a load of, or nil.
+func loadedField(v ssa.Value) *ssa.FieldAddr {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		fa, _ := u.X.(*ssa.FieldAddr)
+		return fa
+	}
+	return nil
+}
+
+// sameBase reports whether x and y are the same struct pointer: the same value, loads of the
+// same local variable (a receiver spilled because a closure captures it), or the address of
+// the same field of the same base (i.state.dbs: the base of dbs is &i.state, taken twice).
 func sameBase(x, y ssa.Value) bool {
 	if x == y {
 		return true
+	}
+	if fx, ok := x.(*ssa.FieldAddr); ok {
+		fy, ok := y.(*ssa.FieldAddr)
+		return ok && fx.Field == fy.Field && sameBase(fx.X, fy.X)
 	}
 	lx, ok1 := x.(*ssa.UnOp)
 	ly, ok2 := y.(*ssa.UnOp)
