@@ -21,14 +21,16 @@ import (
 // the call to fn: not on a goroutine fn starts (its lifetime is fn's business: shard
 // acquisition, prefetch workers, fan-out shared by many requests), not deferred (cleanup), and
 // not in a literal run by sync.Once, nor only on the first use of shared state (an idempotent
-// Open, a connection built once and kept: initialisation shared by every later request), and
-// not only once the ctx is done (killing the caller's query after it gave up).
+// Open, a connection built once and kept: initialisation shared by every later request), not
+// only once the ctx is done (killing the caller's query after it gave up), and not only once
+// the function has failed (releasing what it acquired before it returns the error).
 func onBehalf(instr ssa.CallInstruction) bool {
 	switch instr.(type) {
 	case *ssa.Go, *ssa.Defer:
 		return false
 	}
-	return !ctxorigin.InOnceFunc(instr.Parent()) && !ctxorigin.AfterDone(instr) && !ctxorigin.FirstUse(instr)
+	return !ctxorigin.InOnceFunc(instr.Parent()) && !ctxorigin.AfterDone(instr) && !ctxorigin.FirstUse(instr) &&
+		!ctxorigin.OnFailure(instr)
 }
 
 // dynamic reports whether instr calls a function value loaded from somewhere the analysis

@@ -47,7 +47,9 @@
 // the first use of shared state (after a check of a field the function then sets, such as
 // if e.isOpen or if c.id.Load() == nil, or when a key is absent from a map field the function
 // fills while holding a lock until it returns: a per-key resource created once; a read-through
-// cache that fetches outside its lock or again when an entry expires is request work), work that runs only
+// cache that fetches outside its lock or again when an entry expires is request work), cleanup
+// after a failure (in the err != nil branch of a helper that then returns that error, or wraps
+// it: a release, an undo; a fallback whose answer is returned is request work), work that runs only
 // once the ctx is done (context.AfterFunc, after <-ctx.Done() or in its select case), a
 // root handed to a function value loaded from a field (out of sight), a root given only to a
 // dial (grpc.DialContext, net.Dialer and tls.Dialer DialContext: a connection shared by later

@@ -174,6 +174,180 @@ func AfterDone(instr ssa.Instruction) bool {
 	return false
 }
 
+// OnFailure reports whether instr runs only once the function has failed: its block is entered
+// through the err != nil branch of a check of an error, and every way on from it returns that
+// same error (return nil, err) or panics. It is cleanup after a failure — releasing what was
+// acquired, rolling back — whose result the caller never sees: the request has failed, and the
+// cleanup must run whether or not its ctx is still live, which is why it takes a fresh one.
+func OnFailure(instr ssa.Instruction) bool {
+	instr = loopOf(instr)
+	b := instr.Block()
+	if b == nil {
+		return false
+	}
+	res := b.Parent().Signature.Results()
+	if res.Len() == 0 || !typesutil.IsError(res.At(res.Len()-1).Type()) {
+		return false
+	}
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		err, failed := errCheck(cond.Cond)
+		if err != nil && onlyVia(d, failed, b) && returnsOnly(b, err) {
+			return true
+		}
+	}
+	return false
+}
+
+// loopOf returns, for an instruction in the body of a range-over-func loop (a synthetic yield
+// function), the call of the iterator that runs the loop, in the function the loop is written
+// in; otherwise instr.
+func loopOf(instr ssa.Instruction) ssa.Instruction {
+	for fn := instr.Parent(); fn != nil && fn.Synthetic == "range-over-func yield"; fn = instr.Parent() {
+		at := madeAt(fn)
+		if mc, ok := at.(*ssa.MakeClosure); ok && mc.Referrers() != nil && len(*mc.Referrers()) == 1 {
+			at = (*mc.Referrers())[0]
+		}
+		if _, ok := at.(ssa.CallInstruction); !ok {
+			return instr
+		}
+		instr = at
+	}
+	return instr
+}
+
+// errCheck returns, for a condition err != nil or err == nil on a value of type error, the
+// error and the index of the If's successor taken when it is not nil.
+func errCheck(v ssa.Value) (ssa.Value, int) {
+	op, ok := v.(*ssa.BinOp)
+	if !ok || op.Op != token.NEQ && op.Op != token.EQL {
+		return nil, 0
+	}
+	x, y := op.X, op.Y
+	if c, ok := x.(*ssa.Const); ok && c.IsNil() {
+		x, y = y, x
+	}
+	if c, ok := y.(*ssa.Const); !ok || !c.IsNil() || !typesutil.IsError(x.Type()) {
+		return nil, 0
+	}
+	if op.Op == token.NEQ {
+		return x, 0
+	}
+	return x, 1
+}
+
+// returnsOnly reports whether every path from block b ends in a return whose last result is
+// err, or wraps it (fmt.Errorf("…: %w", err)), or in a panic.
+func returnsOnly(b *ssa.BasicBlock, err ssa.Value) bool {
+	seen := map[*ssa.BasicBlock]bool{b: true}
+	queue := []*ssa.BasicBlock{b}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		switch last := x.Instrs[len(x.Instrs)-1].(type) {
+		case *ssa.Return:
+			if len(last.Results) == 0 || !wraps(stored(last.Results[len(last.Results)-1]), err) {
+				return false
+			}
+		case *ssa.Panic:
+		default:
+			for _, s := range x.Succs {
+				if !seen[s] {
+					seen[s] = true
+					queue = append(queue, s)
+				}
+			}
+		}
+	}
+	return true
+}
+
+// stored returns, for a result a function with defers returns through its result slot (*t4 =
+// err; rundefers; t5 = *t4; return t5), the value stored into the slot last in the same block;
+// otherwise v.
+func stored(v ssa.Value) ssa.Value {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return v
+	}
+	slot, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	var last ssa.Value
+	for _, instr := range load.Block().Instrs {
+		if instr == load {
+			break
+		}
+		if st, ok := instr.(*ssa.Store); ok && st.Addr == slot {
+			last = st.Val
+		}
+	}
+	if last == nil {
+		return v
+	}
+	return last
+}
+
+// wraps reports whether v is err, or the result of a call given err as an argument, directly or
+// among its variadic arguments (fmt.Errorf("…: %w", err), errors.Join(err, cerr)).
+func wraps(v, err ssa.Value) bool {
+	if v == err {
+		return true
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	for _, a := range call.Call.Args {
+		if a == err || variadicHolds(a, err) {
+			return true
+		}
+	}
+	return false
+}
+
+// variadicHolds reports whether the slice a call's variadic arguments are passed in holds err.
+func variadicHolds(slice, err ssa.Value) bool {
+	sl, ok := slice.(*ssa.Slice)
+	if !ok {
+		return false
+	}
+	array, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, ref := range *array.Referrers() {
+		elem, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, use := range *elem.Referrers() {
+			st, ok := use.(*ssa.Store)
+			if !ok || st.Addr != elem {
+				continue
+			}
+			if st.Val == err {
+				return true
+			}
+			switch val := st.Val.(type) {
+			case *ssa.ChangeInterface: // error to any
+				if val.X == err {
+					return true
+				}
+			case *ssa.MakeInterface:
+				if val.X == err {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // doneCaseOf returns, when block d ends by branching on a select's chosen case being a
 // receive from a ctx's Done channel, the successor that case takes.
 func doneCaseOf(d *ssa.BasicBlock) (bool, *ssa.BasicBlock) {
