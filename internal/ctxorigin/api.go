@@ -41,9 +41,9 @@ func NoCtxAPI(fn *ssa.Function) (*types.Func, bool) {
 
 // ConvenienceCall reports whether instr, whose call expression spans [pos, end), is the one
 // ctx-taking call of its declared function (and the literals in it), given the root made by
-// root written in its arguments, in a function with no loop: a convenience wrapper's shape. A
-// function doing more with a root of its own (a worker's loop, a job) decides the deadline
-// itself.
+// root written in its arguments, and made outside any loop: a convenience wrapper's shape. A
+// loop that only handles the response (converting its items) leaves it one; a function that
+// calls in a loop with a root of its own (a worker's loop, a job) decides the deadline itself.
 func ConvenienceCall(instr ssa.CallInstruction, pos, end token.Pos, root *ssa.Call) bool {
 	if !end.IsValid() || root.Pos() < pos || root.Pos() >= end {
 		return false
@@ -55,21 +55,38 @@ func ConvenienceCall(instr ssa.CallInstruction, pos, end token.Pos, root *ssa.Ca
 	n := 0
 	for _, f := range append([]*ssa.Function{decl}, decl.AnonFuncs...) {
 		n += len(Sinks(f))
-		if hasLoop(f) {
-			return false
-		}
 	}
-	return n == 1
+	return n == 1 && !looped(instr)
 }
 
-// hasLoop reports whether fn's control flow has a cycle: a block one of whose successors
-// dominates it.
-func hasLoop(fn *ssa.Function) bool {
-	for _, b := range fn.Blocks {
-		for _, s := range b.Succs {
-			if s.Dominates(b) {
-				return true
-			}
+// looped reports whether instr runs in a loop: its block lies on a cycle of its function's
+// control flow, or it is in a function literal made on one.
+func looped(instr ssa.Instruction) bool {
+	for instr != nil && instr.Block() != nil {
+		if onCycle(instr.Block()) {
+			return true
+		}
+		if instr.Parent().Parent() == nil {
+			return false
+		}
+		instr = madeAt(instr.Parent())
+	}
+	return false
+}
+
+// onCycle reports whether block b reaches itself.
+func onCycle(b *ssa.BasicBlock) bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	queue := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		if x == b {
+			return true
+		}
+		if !seen[x] {
+			seen[x] = true
+			queue = append(queue, x.Succs...)
 		}
 	}
 	return false

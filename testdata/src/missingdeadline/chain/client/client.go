@@ -61,6 +61,27 @@ func (c *Client) Warm() { // want Warm:`noCtxAPI\(context.Background\(\): Catalo
 	_, _ = c.rpc.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "warm"})
 }
 
+// Names is a convenience API whose loop only converts the response: still the library's API.
+func (c *Client) Names(id string) []string { // want Names:`noCtxAPI\(context.Background\(\): CatalogClient.GetItem\)`
+	item, err := c.rpc.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: id})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, r := range item.GetName() {
+		out = append(out, string(r))
+	}
+	return out
+}
+
+// Refresh calls the RPC in a loop, with a root of its own: a job that decides its deadline,
+// reported here.
+func (c *Client) Refresh(ids []string) {
+	for _, id := range ids {
+		_, _ = c.rpc.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline`
+	}
+}
+
 // warmAll calls the convenience API where a deadline matters: reported at the call.
 func (c *Client) warmAll() {
 	c.Warm() // want `Client.Warm calls RPC CatalogClient.GetItem with context.Background\(\), which has no deadline`
