@@ -29,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       ruledoc.URL(name),
 	Requires:  []*analysis.Analyzer{ctxssa.Analyzer},
 	Run:       run,
-	FactTypes: []analysis.Fact{new(dropsCtx), new(returnsDrop)},
+	FactTypes: []analysis.Fact{new(dropsCtx), new(returnsDrop), new(fieldRoots)},
 }
 
 // Flags.

@@ -36,8 +36,10 @@
 // (from any handler) as related positions. A //deadlinelint:ignore ctxbackground <reason> on
 // the root's line (or the line above) silences every report through it, in every package. Calls through an
 // interface follow its implementations declared in the package and the packages it imports;
-// calls of a func-typed field follow the functions stored into it in the package; where the
-// candidates are not known, nothing is reported. An interface call drops only when no
+// calls of a func-typed field follow the functions stored into it in the package, and a method
+// of another package that runs a field of its receiver (cache.Get calling c.load) follows the
+// function this package handed to the constructor that stored it (cache.New(s.fetch)), known
+// through facts; where the candidates are not known, nothing is reported. An interface call drops only when no
 // implementation passes its ctx on (one that ignores its ctx is neutral; the service's own
 // gRPC client adapter and types of _test.go files are no candidates).
 //

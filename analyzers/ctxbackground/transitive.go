@@ -159,7 +159,111 @@ func (d *dropper) exportFacts() {
 		if f := d.returnsDrop(fn); f != nil && obj.Exported() {
 			d.pass.ExportObjectFact(obj, f)
 		}
+		if f := d.fieldRootsOf(fn); f != nil && obj.Exported() {
+			d.pass.ExportObjectFact(obj, f)
+		}
 	}
+}
+
+// fieldRoots is the fact of a method that runs func-typed fields of its receiver with a root of
+// its own (cache.Cache.Warm: ctx, cancel := context.WithTimeout(context.Background(), d) …
+// c.load(ctx, k)). What the field holds is out of the method's sight; a caller that knows — it
+// handed the function to the constructor (callees.Resolver.FieldCallbacks) — knows whether work
+// runs with that root.
+type fieldRoots struct {
+	Fields []string
+	Roots  [][]RootUse // per field, the roots it is run with
+}
+
+// AFact marks fieldRoots as an analysis fact.
+func (*fieldRoots) AFact() {}
+
+func (f *fieldRoots) String() string { return fmt.Sprintf("runs fields %v with roots", f.Fields) }
+
+// fieldRootsOf returns the fact of fn, a method, when its own body runs a func-typed field of its
+// receiver, on its behalf, with a root; or nil.
+func (d *dropper) fieldRootsOf(fn *ssa.Function) *fieldRoots {
+	if fn.Signature.Recv() == nil || len(fn.Params) == 0 {
+		return nil
+	}
+	byField := make(map[string]*drop)
+	var fields []string
+	for _, s := range ctxorigin.Sinks(fn) {
+		if s.Instr.Common().IsInvoke() {
+			continue // a method of an interface-typed field: Implementations, not a func value
+		}
+		field := receiverField(s.Instr.Common().Value, fn.Params[0])
+		if field == "" || !onBehalf(s.Instr) {
+			continue
+		}
+		for _, o := range d.info.Origins.Of(s.Ctx) {
+			if o.Kind != ctxorigin.Root || o.Call != nil && ctxorigin.ReplacesNoCtx(o.Call) {
+				continue
+			}
+			if r, ok := d.rootOf(o); ok {
+				if byField[field] == nil {
+					byField[field] = new(drop)
+					fields = append(fields, field)
+				}
+				byField[field].add(r)
+			}
+		}
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	f := &fieldRoots{Fields: fields}
+	for _, field := range fields {
+		f.Roots = append(f.Roots, byField[field].fact().Roots)
+	}
+	return f
+}
+
+// receiverField returns the name of the func-typed field of the receiver recv that v is loaded
+// from (c.load), or "".
+func receiverField(v ssa.Value, recv *ssa.Parameter) string {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return ""
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok || fa.X != recv {
+		return ""
+	}
+	return typesutil.FieldVar(fa.X.Type(), fa.Field).Name()
+}
+
+// fieldRootDrop returns, for a call of a method of another package that runs fields of its
+// receiver with a root of its own (its fieldRoots fact), the roots that work runs with: when
+// the functions the fields hold are known (callees.Resolver.FieldCallbacks) and every one of
+// them works with the ctx it is given.
+func (d *dropper) fieldRootDrop(common *ssa.CallCommon) *drop {
+	obj := d.targets.ImportedCallee(common)
+	var f fieldRoots
+	if obj == nil || !d.pass.ImportObjectFact(obj, &f) {
+		return nil
+	}
+	var out *drop
+	for k, field := range f.Fields {
+		ts := d.targets.FieldCallbacks(common, []string{field})
+		if len(ts) == 0 || k >= len(f.Roots) {
+			continue
+		}
+		works := true
+		for _, t := range ts {
+			works = works && !d.ignoresCtx(t)
+		}
+		if !works {
+			continue
+		}
+		if out == nil {
+			out = new(drop)
+		}
+		for _, u := range f.Roots[k] {
+			out.add(root{RootUse: u})
+		}
+	}
+	return out
 }
 
 // dropsIn returns how fn (with the literals it creates) drops its caller's ctx, or nil: every
@@ -305,6 +409,14 @@ func (d *dropper) calleeDrop(common *ssa.CallCommon) (string, *drop) {
 			name, out = targetName(t), new(drop)
 		}
 		for _, r := range dr.roots {
+			out.add(r)
+		}
+	}
+	if fd := d.fieldRootDrop(common); fd != nil {
+		if out == nil {
+			name, out = targetName(callees.Target{Obj: d.targets.ImportedCallee(common)}), new(drop)
+		}
+		for _, r := range fd.roots {
 			out.add(r)
 		}
 	}

@@ -10,6 +10,7 @@ package callees
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"sync"
 
@@ -51,6 +52,13 @@ type Resolver struct {
 	// Imported, if set, answers RunsParam for a function of another package from its fact: ok
 	// is false when the function's package was not summarised (it may run anything).
 	Imported func(fn *types.Func, i int) (runs, ok bool)
+	// ImportedFields, if set, answers for a method of another package which func-typed fields
+	// of its receiver it runs as part of a call (cache.Cache.Get calling c.load).
+	ImportedFields func(m *types.Func) []string
+	// ImportedStores, if set, answers for a function of another package which of its
+	// parameters it stores into which field of the struct its first result points to
+	// (cache.New(load) returning &Cache{load: load}): parameter index to field name.
+	ImportedStores func(fn *types.Func) map[int]string
 }
 
 // New returns a Resolver for pkg, whose source functions are funcs. Interface calls are
@@ -342,7 +350,56 @@ func (r *Resolver) Callbacks(common *ssa.CallCommon) []Target {
 			out = append(out, r.Values(arg)...)
 		}
 	}
+	if m := r.ImportedCallee(common); m != nil && r.ImportedFields != nil {
+		out = append(out, r.FieldCallbacks(common, r.ImportedFields(m))...)
+	}
 	return dedup(out)
+}
+
+// FieldCallbacks returns the functions the func-typed fields of a method call's receiver may
+// hold, for a method of another package that runs them (cache.Cache.Get calling c.load, known
+// by its fact): every value the receiver may hold must have been made, in this package, by a
+// function of another package that stores a function it is given into that field
+// (s.items = cache.New(s.fetch), known by its fact). A receiver made out of sight, or by a
+// constructor that stores nothing known into the field, gives none.
+func (r *Resolver) FieldCallbacks(common *ssa.CallCommon, fields []string) []Target {
+	if r.ImportedStores == nil || len(common.Args) == 0 || len(fields) == 0 {
+		return nil
+	}
+	m := r.ImportedCallee(common)
+	if m == nil || m.Signature().Recv() == nil || len(common.Args) != m.Signature().Params().Len()+1 {
+		return nil
+	}
+	var out []Target
+	ok := r.flow().Each(common.Args[0], valueflow.Strict, func(x ssa.Value) bool {
+		if c, isConst := x.(*ssa.Const); isConst {
+			return c.IsNil()
+		}
+		call, isCall := x.(*ssa.Call)
+		if !isCall {
+			return false
+		}
+		ctor := r.ImportedCallee(call.Common())
+		if ctor == nil {
+			return false
+		}
+		found := false
+		for i, f := range r.ImportedStores(ctor) {
+			if slices.Contains(fields, f) && i < len(call.Common().Args) {
+				ts := r.Values(call.Common().Args[i])
+				for k := range ts {
+					ts[k].Field = f
+				}
+				out = append(out, ts...)
+				found = found || len(ts) > 0
+			}
+		}
+		return found
+	})
+	if !ok {
+		return nil
+	}
+	return out
 }
 
 // runsArg reports whether the callee of common runs the function value it is given as

@@ -38,7 +38,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "build SSA, request scopes and ctx origins for deadlinelint's rules",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised)},
+	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams)},
 }
 
 // runsParams is the fact of a function or method that runs some of its func-typed
@@ -56,6 +56,31 @@ type runsParams struct {
 func (*runsParams) AFact() {}
 
 func (f *runsParams) String() string { return fmt.Sprintf("runs params %v", f.Params) }
+
+// runsFields is the fact of a method that calls func-typed fields of its receiver as part of a
+// call to it (cache.Cache.Get calling c.load): a callback runner whose callback was handed
+// over earlier, to a constructor with a storesParams fact.
+type runsFields struct {
+	Fields []string
+}
+
+// AFact marks runsFields as an analysis fact.
+func (*runsFields) AFact() {}
+
+func (f *runsFields) String() string { return fmt.Sprintf("runs fields %v", f.Fields) }
+
+// storesParams is the fact of a function that stores some of its func-typed parameters into
+// fields of the struct its first result points to (cache.New(load) returning
+// &Cache{load: load}). Params are indices among the SSA parameters, Fields the field of each.
+type storesParams struct {
+	Params []int
+	Fields []string
+}
+
+// AFact marks storesParams as an analysis fact.
+func (*storesParams) AFact() {}
+
+func (f *storesParams) String() string { return fmt.Sprintf("stores params %v in %v", f.Params, f.Fields) }
 
 // summarised is the package fact of a package whose functions' runsParams facts were
 // computed: a function of it without one runs none of its parameters (it stores them, or
@@ -233,8 +258,81 @@ func exportRuns(pass *analysis.Pass, res *Result, info *Info) {
 		if len(f.Params) > 0 {
 			pass.ExportObjectFact(obj, &f)
 		}
+		if fields := runFields(fn); len(fields) > 0 {
+			pass.ExportObjectFact(obj, &runsFields{Fields: fields})
+		}
+		if sp := storedParams(fn); len(sp.Params) > 0 {
+			pass.ExportObjectFact(obj, sp)
+		}
 	}
 	pass.ExportPackageFact(new(summarised))
+}
+
+// runFields returns the func-typed fields of its receiver that the method fn calls in its own
+// body, not on a goroutine nor deferred: c.load(ctx, k).
+func runFields(fn *ssa.Function) []string {
+	if fn.Signature.Recv() == nil || len(fn.Params) == 0 {
+		return nil
+	}
+	recv := fn.Params[0]
+	var out []string
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || call.Call.IsInvoke() {
+				continue
+			}
+			if f := recvField(call.Call.Value, recv); f != "" && !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// recvField returns the name of the field of the receiver recv that v is read from — a load of
+// &recv.f, or recv.f of a value receiver — or "".
+func recvField(v ssa.Value, recv *ssa.Parameter) string {
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL && fa.X == recv {
+			return typesutil.FieldVar(fa.X.Type(), fa.Field).Name()
+		}
+	case *ssa.Field:
+		if v.X == recv {
+			return typesutil.FieldVar(v.X.Type(), v.Field).Name()
+		}
+	}
+	return ""
+}
+
+// storedParams returns which func-typed parameters fn stores, unchanged, into a field of a
+// struct it allocates and returns as its first result (return &Cache{load: load}).
+func storedParams(fn *ssa.Function) *storesParams {
+	f := new(storesParams)
+	if fn.Signature.Results().Len() == 0 {
+		return f
+	}
+	returned := valueflow.Returned(fn, 0)
+	for i, p := range fn.Params {
+		if _, isFunc := p.Type().Underlying().(*types.Signature); !isFunc || p.Referrers() == nil {
+			continue
+		}
+		for _, ref := range *p.Referrers() {
+			st, ok := ref.(*ssa.Store)
+			if !ok || st.Val != p {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok || !slices.Contains(returned, ssa.Value(fa.X)) {
+				continue
+			}
+			f.Params = append(f.Params, i)
+			f.Fields = append(f.Fields, typesutil.FieldVar(fa.X.Type(), fa.Field).Name())
+			break
+		}
+	}
+	return f
 }
 
 // NewCallees returns a resolver of the package's calls (callees.Resolver) that knows, through
@@ -244,7 +342,35 @@ func (r *Result) NewCallees() *callees.Resolver {
 	info := r.SSA()
 	t := callees.New(info.Pkg, info.Funcs, r.Owned)
 	t.Imported = r.importedRuns
+	t.ImportedFields = r.importedFields
+	t.ImportedStores = r.importedStores
 	return t
+}
+
+// importedFields returns the receiver fields m, a method of another package, runs: its
+// runsFields fact.
+func (r *Result) importedFields(m *types.Func) []string {
+	var f runsFields
+	if r.pass.ImportObjectFact(m.Origin(), &f) {
+		return f.Fields
+	}
+	return nil
+}
+
+// importedStores returns which parameters fn, a function of another package, stores into which
+// field of its result: its storesParams fact.
+func (r *Result) importedStores(fn *types.Func) map[int]string {
+	var f storesParams
+	if !r.pass.ImportObjectFact(fn.Origin(), &f) {
+		return nil
+	}
+	out := make(map[int]string, len(f.Params))
+	for k, p := range f.Params {
+		if k < len(f.Fields) {
+			out[p] = f.Fields[k]
+		}
+	}
+	return out
 }
 
 // CallbackCtx returns, for a call whose callee runs the function value it is given as argument
