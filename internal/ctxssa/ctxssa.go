@@ -80,7 +80,9 @@ type storesParams struct {
 // AFact marks storesParams as an analysis fact.
 func (*storesParams) AFact() {}
 
-func (f *storesParams) String() string { return fmt.Sprintf("stores params %v in %v", f.Params, f.Fields) }
+func (f *storesParams) String() string {
+	return fmt.Sprintf("stores params %v in %v", f.Params, f.Fields)
+}
 
 // summarised is the package fact of a package whose functions' runsParams facts were
 // computed: a function of it without one runs none of its parameters (it stores them, or
