@@ -2,11 +2,13 @@ package missingdeadline
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/report"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
 
 // clientCall is an RPC made by a call instruction.
@@ -100,26 +102,8 @@ func boundedByOption(common *ssa.CallCommon) bool {
 	if len(common.Args) == 0 {
 		return false
 	}
-	slice, ok := common.Args[len(common.Args)-1].(*ssa.Slice)
-	if !ok {
-		return false
-	}
-	array, ok := slice.X.(*ssa.Alloc)
-	if !ok {
-		return false
-	}
-	for _, ref := range *array.Referrers() {
-		elem, ok := ref.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		for _, use := range *elem.Referrers() {
-			if st, ok := use.(*ssa.Store); ok && st.Addr == elem && isPerAttemptTimeout(st.Val) {
-				return true
-			}
-		}
-	}
-	return false
+	opts, _ := valueflow.LocalElements(common.Args[len(common.Args)-1])
+	return slices.ContainsFunc(opts, isPerAttemptTimeout)
 }
 
 // isPerAttemptTimeout reports whether v is the result of a perAttemptTimeouts option.

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
 
 // NilGuarded reports whether call runs only when some ctx is nil: the fallback in
@@ -310,39 +311,19 @@ func wraps(v, err ssa.Value) bool {
 	return false
 }
 
-// variadicHolds reports whether the slice a call's variadic arguments are passed in holds err.
+// variadicHolds reports whether the slice a call's variadic arguments are passed in holds err,
+// as it is or converted to any.
 func variadicHolds(slice, err ssa.Value) bool {
-	sl, ok := slice.(*ssa.Slice)
-	if !ok {
-		return false
-	}
-	array, ok := sl.X.(*ssa.Alloc)
-	if !ok {
-		return false
-	}
-	for _, ref := range *array.Referrers() {
-		elem, ok := ref.(*ssa.IndexAddr)
-		if !ok {
-			continue
+	elems, _ := valueflow.LocalElements(slice)
+	for _, v := range elems {
+		if c, ok := v.(*ssa.ChangeInterface); ok { // error to any
+			v = c.X
 		}
-		for _, use := range *elem.Referrers() {
-			st, ok := use.(*ssa.Store)
-			if !ok || st.Addr != elem {
-				continue
-			}
-			if st.Val == err {
-				return true
-			}
-			switch val := st.Val.(type) {
-			case *ssa.ChangeInterface: // error to any
-				if val.X == err {
-					return true
-				}
-			case *ssa.MakeInterface:
-				if val.X == err {
-					return true
-				}
-			}
+		if m, ok := v.(*ssa.MakeInterface); ok {
+			v = m.X
+		}
+		if v == err {
+			return true
 		}
 	}
 	return false
