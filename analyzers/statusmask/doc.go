@@ -21,7 +21,9 @@
 // status.FromContextError, errors.Is or errors.As of the error, no connect.CodeOf, no ctx.Err()
 // call, and no function of the module that takes the error and returns an error or a code (a
 // mapping helper, trusted). A call of a function of the module known to do nothing with its ctx
-// makes no such error. The fix, offered where it is mechanical (a unary handler returning the
+// makes no such error — one that only lends the request's trace to work on a budget of its own
+// (tracing.CopyTraceContext(context.Background(), ctx), whose result derives from its other
+// ctx) included. The fix, offered where it is mechanical (a unary handler returning the
 // translation), returns the ctx's error first.
 //
 // For example:

@@ -1,7 +1,9 @@
 package ctxssa
 
 import (
+	"fmt"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -79,8 +81,50 @@ func exportSemanticIgnoring(pass *analysis.Pass, res *Result, info *Info) {
 				Reads:    ig.in(carries, func() bool { return ig.ignoresParams(fn) }),
 				Measures: ig.in(measures, func() bool { return ig.ignoresParams(fn) }),
 			})
+			continue
+		}
+		if !obj.Exported() {
+			continue
+		}
+		var f readsParams
+		for i, p := range fn.Params {
+			if typesutil.IsContext(p.Type()) && referred(p) && ig.in(carries, func() bool { return ig.noWork(p, 0) }) {
+				f.Params = append(f.Params, i)
+			}
+		}
+		if len(f.Params) > 0 {
+			pass.ExportObjectFact(obj, &f)
 		}
 	}
+}
+
+// readsParams is the fact of a function some of whose ctx parameters — not all: that is
+// ignoresCtx — it only reads values from, and neither returns nor hands to work: the source
+// of tracing.CopyTraceContext(context.Background(), ctx), whose result derives from its other
+// ctx. Params are indices among the SSA parameters, receiver first.
+type readsParams struct {
+	Params []int
+}
+
+// AFact marks readsParams as an analysis fact.
+func (*readsParams) AFact() {}
+
+func (f *readsParams) String() string { return fmt.Sprintf("reads params %v", f.Params) }
+
+// paramNoWork reports whether callee, called statically with the ctx as argument k (receiver
+// first), only reads values from that parameter: from its body in this package, from its
+// readsParams fact in another. What the call returns is then no ctx derived from this one.
+func (ig *ignoring) paramNoWork(callee *types.Func, k, depth int) bool {
+	if ig.mode == measures {
+		return false
+	}
+	if callee.Pkg() == ig.pass.Pkg {
+		fn := ig.res.info.Pkg.Prog.FuncValue(callee)
+		return fn != nil && fn.Blocks != nil && k < len(fn.Params) && referred(fn.Params[k]) &&
+			ig.in(carries, func() bool { return ig.noWork(fn.Params[k], depth+1) })
+	}
+	var f readsParams
+	return ig.pass.ImportObjectFact(callee.Origin(), &f) && slices.Contains(f.Params, k)
 }
 
 // OnlyMeasures reports whether the ctx value v, of a function of this package, is used only to
@@ -153,6 +197,11 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 	callee := ctxorigin.Callee(common) // for a method of the ctx itself (ctx.Value), that method
 	if ig.mode == measures && ctxorigin.IsMeasurement(callee) || ig.mode != measures && ctxorigin.IsReader(callee) {
 		return true
+	}
+	if _, static := common.Value.(*ssa.Function); static && callee != nil {
+		if k := slices.Index(common.Args, v); k >= 0 && ig.paramNoWork(callee, k, depth) {
+			return true // only read there: CopyTraceContext(context.Background(), ctx)
+		}
 	}
 	if typesutil.ReturnsContext(common.Signature()) {
 		return ig.derivedNoWork(call, depth)
@@ -236,13 +285,19 @@ func (ig *ignoring) derivedNoWork(call *ssa.Call, depth int) bool {
 // refersToCtx reports whether some ctx parameter of fn is referred to in its body.
 func refersToCtx(fn *ssa.Function) bool {
 	for _, p := range fn.Params {
-		if !typesutil.IsContext(p.Type()) {
-			continue
+		if typesutil.IsContext(p.Type()) && referred(p) {
+			return true
 		}
-		for _, ref := range *p.Referrers() {
-			if _, debug := ref.(*ssa.DebugRef); !debug {
-				return true
-			}
+	}
+	return false
+}
+
+// referred reports whether the parameter p is referred to in its function's body: a parameter
+// never used says nothing of what a call means to do with what it is given.
+func referred(p *ssa.Parameter) bool {
+	for _, ref := range *p.Referrers() {
+		if _, debug := ref.(*ssa.DebugRef); !debug {
+			return true
 		}
 	}
 	return false
