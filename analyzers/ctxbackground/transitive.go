@@ -192,7 +192,7 @@ func (d *dropper) fieldRootsOf(fn *ssa.Function) *fieldRoots {
 		if s.Instr.Common().IsInvoke() {
 			continue // a method of an interface-typed field: Implementations, not a func value
 		}
-		field := receiverField(s.Instr.Common().Value, fn.Params[0])
+		field := callees.ReceiverField(s.Instr.Common().Value, fn.Params[0])
 		if field == "" || !onBehalf(s.Instr) {
 			continue
 		}
@@ -217,20 +217,6 @@ func (d *dropper) fieldRootsOf(fn *ssa.Function) *fieldRoots {
 		f.Roots = append(f.Roots, byField[field].fact().Roots)
 	}
 	return f
-}
-
-// receiverField returns the name of the func-typed field of the receiver recv that v is loaded
-// from (c.load), or "".
-func receiverField(v ssa.Value, recv *ssa.Parameter) string {
-	load, ok := v.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return ""
-	}
-	fa, ok := load.X.(*ssa.FieldAddr)
-	if !ok || fa.X != recv {
-		return ""
-	}
-	return typesutil.FieldVar(fa.X.Type(), fa.Field).Name()
 }
 
 // fieldRootDrop returns, for a call of a method of another package that runs fields of its

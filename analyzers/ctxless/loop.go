@@ -3,6 +3,7 @@ package ctxless
 import (
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
@@ -28,21 +29,7 @@ func inUncheckedLoop(instr ssa.Instruction) bool {
 	if checksCtx(b) {
 		return false
 	}
-	seen := make(map[*ssa.BasicBlock]bool)
-	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if x == b {
-			return true
-		}
-		if seen[x] || checksCtx(x) {
-			continue
-		}
-		seen[x] = true
-		stack = append(stack, x.Succs...)
-	}
-	return false
+	return ctxorigin.OnCycle(b, func(x *ssa.BasicBlock) bool { return !checksCtx(x) })
 }
 
 // checksCtx reports whether block b asks a ctx whether it is done: ctx.Err() or ctx.Done().

@@ -322,7 +322,11 @@ func holdsAt(cond ssa.Value, want bool, at *ssa.BasicBlock) bool {
 	for _, ref := range *cond.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.If:
-			if dominatedBy(at, ref.Block(), want) {
+			succ := 1
+			if want {
+				succ = 0
+			}
+			if ctxorigin.OnlyVia(ref.Block(), succ, at) {
 				return true
 			}
 		case *ssa.UnOp:
@@ -332,16 +336,6 @@ func holdsAt(cond ssa.Value, want bool, at *ssa.BasicBlock) bool {
 		}
 	}
 	return false
-}
-
-// dominatedBy reports whether at is dominated by the successor of the If ending block from that
-// is taken when its condition is want, and that has from as its one predecessor.
-func dominatedBy(at, from *ssa.BasicBlock, want bool) bool {
-	succ := from.Succs[1]
-	if want {
-		succ = from.Succs[0]
-	}
-	return len(succ.Preds) == 1 && succ.Dominates(at)
 }
 
 func otherOperand(b *ssa.BinOp, v ssa.Value) ssa.Value {

@@ -102,6 +102,23 @@ func (r *Resolver) Values(v ssa.Value) []Target {
 	return dedup(ts)
 }
 
+// ReceiverField returns the name of the field of the receiver recv that the value v is read
+// from — a load of &recv.f, or recv.f of a value receiver: the func field a method runs
+// (c.load(ctx, k)) — or "".
+func ReceiverField(v ssa.Value, recv *ssa.Parameter) string {
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL && fa.X == recv {
+			return typesutil.FieldVar(fa.X.Type(), fa.Field).Name()
+		}
+	case *ssa.Field:
+		if v.X == recv {
+			return typesutil.FieldVar(v.X.Type(), v.Field).Name()
+		}
+	}
+	return ""
+}
+
 // fieldOf returns the struct field v is read from, or nil.
 func fieldOf(v ssa.Value) *types.Var {
 	switch v := v.(type) {

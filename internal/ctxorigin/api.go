@@ -63,7 +63,7 @@ func ConvenienceCall(instr ssa.CallInstruction, pos, end token.Pos, root *ssa.Ca
 // control flow, or it is in a function literal made on one.
 func looped(instr ssa.Instruction) bool {
 	for instr != nil && instr.Block() != nil {
-		if onCycle(instr.Block()) {
+		if OnCycle(instr.Block(), nil) {
 			return true
 		}
 		if instr.Parent().Parent() == nil {
@@ -74,8 +74,9 @@ func looped(instr ssa.Instruction) bool {
 	return false
 }
 
-// onCycle reports whether block b reaches itself.
-func onCycle(b *ssa.BasicBlock) bool {
+// OnCycle reports whether block b can be reached again from itself, through blocks that
+// through accepts (nil: any block).
+func OnCycle(b *ssa.BasicBlock, through func(*ssa.BasicBlock) bool) bool {
 	seen := make(map[*ssa.BasicBlock]bool)
 	queue := append([]*ssa.BasicBlock(nil), b.Succs...)
 	for len(queue) > 0 {
@@ -84,7 +85,7 @@ func onCycle(b *ssa.BasicBlock) bool {
 		if x == b {
 			return true
 		}
-		if !seen[x] {
+		if !seen[x] && (through == nil || through(x)) {
 			seen[x] = true
 			queue = append(queue, x.Succs...)
 		}

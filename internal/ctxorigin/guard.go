@@ -196,7 +196,7 @@ func OnFailure(instr ssa.Instruction) bool {
 			continue
 		}
 		err, failed := errCheck(cond.Cond)
-		if err != nil && onlyVia(d, failed, b) && returnsOnly(b, err) {
+		if err != nil && OnlyVia(d, failed, b) && returnsOnly(b, err) {
 			return true
 		}
 	}
@@ -436,7 +436,7 @@ func FirstUse(instr ssa.Instruction) bool {
 		if fa := guardField(cond.Cond); fa != nil && storesField(fn, fa) {
 			return true
 		}
-		if m, absent := guardMap(cond.Cond); m != nil && onlyVia(d, absent, b) && updatesMap(fn, m) && holdsLock(fn) {
+		if m, absent := guardMap(cond.Cond); m != nil && OnlyVia(d, absent, b) && updatesMap(fn, m) && holdsLock(fn) {
 			return true
 		}
 	}
@@ -553,7 +553,7 @@ func guardMap(v ssa.Value) (*ssa.FieldAddr, int) {
 
 // onlyVia reports whether block b runs only after the If ending block d took its successor
 // succ: that successor is entered from d alone and dominates b.
-func onlyVia(d *ssa.BasicBlock, succ int, b *ssa.BasicBlock) bool {
+func OnlyVia(d *ssa.BasicBlock, succ int, b *ssa.BasicBlock) bool {
 	if succ >= len(d.Succs) {
 		return false
 	}

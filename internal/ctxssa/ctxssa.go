@@ -284,28 +284,12 @@ func runFields(fn *ssa.Function) []string {
 			if !ok || call.Call.IsInvoke() {
 				continue
 			}
-			if f := recvField(call.Call.Value, recv); f != "" && !slices.Contains(out, f) {
+			if f := callees.ReceiverField(call.Call.Value, recv); f != "" && !slices.Contains(out, f) {
 				out = append(out, f)
 			}
 		}
 	}
 	return out
-}
-
-// recvField returns the name of the field of the receiver recv that v is read from — a load of
-// &recv.f, or recv.f of a value receiver — or "".
-func recvField(v ssa.Value, recv *ssa.Parameter) string {
-	switch v := v.(type) {
-	case *ssa.UnOp:
-		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL && fa.X == recv {
-			return typesutil.FieldVar(fa.X.Type(), fa.Field).Name()
-		}
-	case *ssa.Field:
-		if v.X == recv {
-			return typesutil.FieldVar(v.X.Type(), v.Field).Name()
-		}
-	}
-	return ""
 }
 
 // storedParams returns which func-typed parameters fn stores, unchanged, into a field of a
