@@ -492,7 +492,9 @@ func exportIgnoring(pass *analysis.Pass) map[types.Object]bool {
 // comparison with nil, or handing it to a function known to do the same (of this package, by
 // the same test, or of another, by its fact): a library's user.ExtractOrgID(ctx) or
 // trace.SpanFromContext(ctx). A root handed to one carries values and loses no deadline. It
-// is a syntactic test, cheap enough for every dependency; SSA is built only for the user's code.
+// exports the fact without Reads for each function that never refers to its ctx, or hands it
+// only to such functions and readers. It is a syntactic test, cheap enough for every
+// dependency; SSA is built only for the user's code.
 func exportReaders(pass *analysis.Pass) {
 	type decl struct {
 		fd  *ast.FuncDecl
@@ -524,22 +526,44 @@ func exportReaders(pass *analysis.Pass) {
 	for changed := true; changed; { // a reader may call one declared later
 		changed = false
 		for _, d := range decls {
-			if !readers[d.obj] && onlyReads(pass.TypesInfo, d.fd, isReader) {
+			if ok, used := ctxUses(pass.TypesInfo, d.fd, isReader); !readers[d.obj] && ok && used {
 				readers[d.obj], changed = true, true
 			}
 		}
 	}
+	// A function that never refers to its ctx, or only hands it to readers and to functions
+	// that never refer to theirs (tsdb's DB.Appender(ctx) calling Head.Appender(_ context.Context)),
+	// does no work with it either: no deadline of that ctx bounds what it does, and no error it
+	// returns is that ctx's. It only carries values when it reads some (readers).
+	idle := make(map[*types.Func]bool)
+	isIdle := func(fn *types.Func) bool {
+		if fn == nil {
+			return false
+		}
+		if fn.Pkg() == pass.Pkg {
+			return readers[fn] || idle[fn]
+		}
+		return ctxorigin.IsReader(fn) || pass.ImportObjectFact(fn.Origin(), new(ignoresCtx))
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, d := range decls {
+			if ok, _ := ctxUses(pass.TypesInfo, d.fd, isIdle); !readers[d.obj] && !idle[d.obj] && ok {
+				idle[d.obj], changed = true, true
+			}
+		}
+	}
 	for _, d := range decls {
-		if readers[d.obj] {
-			pass.ExportObjectFact(d.obj, &ignoresCtx{Reads: true})
+		if readers[d.obj] || idle[d.obj] {
+			pass.ExportObjectFact(d.obj, &ignoresCtx{Reads: readers[d.obj]})
 		}
 	}
 }
 
-// onlyReads reports whether every use of fd's ctx parameters reads values from it: the receiver
-// of a Value call, an operand of a comparison, or an argument of a call of a reader — and that
-// there is one.
-func onlyReads(info *types.Info, fd *ast.FuncDecl, isReader func(*types.Func) bool) bool {
+// ctxUses reports whether every use of fd's ctx parameters reads values from it (ok): the
+// receiver of a Value call, an operand of a comparison, or an argument of a call of a reader;
+// and whether there is one (used).
+func ctxUses(info *types.Info, fd *ast.FuncDecl, isReader func(*types.Func) bool) (ok, used bool) {
 	params := make(map[types.Object]bool)
 	for _, field := range fd.Type.Params.List {
 		for _, name := range field.Names {
@@ -548,7 +572,7 @@ func onlyReads(info *types.Info, fd *ast.FuncDecl, isReader func(*types.Func) bo
 			}
 		}
 	}
-	ok, used := true, false
+	ok = true
 	var stack []ast.Node
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		if n == nil {
@@ -562,7 +586,7 @@ func onlyReads(info *types.Info, fd *ast.FuncDecl, isReader func(*types.Func) bo
 		stack = append(stack, n)
 		return ok
 	})
-	return ok && used
+	return ok, used
 }
 
 // readUse reports whether the use id of a ctx parameter, under the nodes stack, reads from it.

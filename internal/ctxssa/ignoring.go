@@ -249,7 +249,7 @@ func (ig *ignoring) invokeNoWork(common *ssa.CallCommon) bool {
 func (ig *ignoring) importedNoWork(fn *types.Func) bool {
 	var f ignoresCtx
 	if !ig.pass.ImportObjectFact(fn.Origin(), &f) {
-		return false // a library's function has the fact only when it only reads values (exportReaders)
+		return false // a library's function has the fact only when it reads values or never refers to its ctx (exportReaders)
 	}
 	switch ig.mode {
 	case carries:
