@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 	"google.golang.org/grpc/codes"
@@ -30,11 +31,14 @@ func (s *Server) ListItems(ctx context.Context, req *catalogv1.ListItemsRequest)
 	if err != nil {
 		return nil, toStatus(err)
 	}
+	// A quote gets what is left of the caller's budget, at most quoteTimeout.
+	dl, _ := ctx.Deadline()
+	budget := min(time.Until(dl), quoteTimeout) // planted: deadlinemath
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(8)
 	for _, item := range items {
 		g.Go(func() error {
-			qctx, cancel := context.WithTimeout(gctx, quoteTimeout)
+			qctx, cancel := context.WithTimeout(gctx, budget)
 			defer cancel()
 			q, err := s.prices.Quote(qctx, item.GetSku())
 			if err != nil {
