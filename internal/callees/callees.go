@@ -500,38 +500,51 @@ type paramKey struct {
 // runsValue reports whether the function value v is called by the function it is in, or by a
 // literal that function runs, or by a function of the package it is handed to.
 func (r *Resolver) runsValue(v ssa.Value, depth int) bool {
+	runs := false
+	r.calls(v, depth, func(*ssa.Call, int) { runs = true })
+	return runs
+}
+
+// Calls calls visit with each call that runs the function value v, a parameter of the function
+// it is in: a call of v itself (arg is -1), or a call that hands v, as its argument arg, to a
+// function that runs it — in the function, through conversions, or in a literal the function
+// runs in place (not started on a goroutine, deferred or stored). It is the one walk under
+// RunsParam (is the parameter run?) and the rules' question of which ctx it is run with.
+func (r *Resolver) Calls(v ssa.Value, visit func(call *ssa.Call, arg int)) {
+	r.calls(v, 0, visit)
+}
+
+func (r *Resolver) calls(v ssa.Value, depth int, visit func(*ssa.Call, int)) {
 	refs := v.Referrers()
 	if refs == nil || depth > maxDepth {
-		return false
+		return
 	}
 	for _, ref := range *refs {
 		switch ref := ref.(type) {
 		case *ssa.Call:
 			if ref.Call.Value == v {
-				return true
+				visit(ref, -1)
+				continue
 			}
 			for i, arg := range ref.Call.Args {
 				if runs, known := r.runsArg(&ref.Call, i); arg == v && runs && known {
-					return true
+					visit(ref, i)
 				}
 			}
 		case *ssa.ChangeType:
-			if r.runsValue(ref, depth+1) {
-				return true
-			}
+			r.calls(ref, depth+1, visit)
 		case *ssa.MakeClosure:
 			lit := ref.Fn.(*ssa.Function)
 			if !r.RunsHere(ref) {
 				continue
 			}
 			for j, b := range ref.Bindings {
-				if b == v && r.runsValue(lit.FreeVars[j], depth+1) {
-					return true
+				if b == v {
+					r.calls(lit.FreeVars[j], depth+1, visit)
 				}
 			}
 		}
 	}
-	return false
 }
 
 // RunsHere reports whether the function value v — a literal (its MakeClosure, or the function

@@ -254,7 +254,7 @@ func exportRuns(pass *analysis.Pass, res *Result, info *Info) {
 		for i, p := range fn.Params {
 			if _, isFunc := p.Type().Underlying().(*types.Signature); isFunc && targets.RunsParam(fn, i) {
 				f.Params = append(f.Params, i)
-				f.Ctx = append(f.Ctx, callbackCtx(info, targets, fn, i))
+				f.Ctx = append(f.Ctx, res.paramCallbackCtx(targets, fn, i, 0))
 			}
 		}
 		if len(f.Params) > 0 {
@@ -365,11 +365,15 @@ func (r *Result) importedStores(fn *types.Func) map[int]string {
 // or its fact — or -1: the callee runs it with a ctx of its own, one with a deadline, or not
 // at all.
 func (r *Result) CallbackCtx(targets *callees.Resolver, common *ssa.CallCommon, i int) int {
+	return r.callbackCtx(targets, common, i, 0)
+}
+
+func (r *Result) callbackCtx(targets *callees.Resolver, common *ssa.CallCommon, i, depth int) int {
 	if callee := targets.Body(common); callee != nil {
-		if !targets.RunsParam(callee, i) {
+		if depth > 4 || !targets.RunsParam(callee, i) {
 			return -1
 		}
-		return callbackCtx(r.SSA(), targets, callee, i)
+		return r.paramCallbackCtx(targets, callee, i, depth)
 	}
 	obj := targets.ImportedCallee(common)
 	if obj == nil || obj.Pkg() == r.pass.Pkg {
@@ -387,51 +391,33 @@ func (r *Result) CallbackCtx(targets *callees.Resolver, common *ssa.CallCommon, 
 	return -1
 }
 
-// callbackCtx returns the index of fn's parameter whose ctx fn passes, unchanged and with no
-// deadline added, to every call of its func-typed parameter i — called directly or from a
-// literal fn runs — or -1.
-func callbackCtx(info *Info, targets *callees.Resolver, fn *ssa.Function, i int) int {
+// paramCallbackCtx returns the index of fn's parameter whose ctx fn passes, unchanged and with
+// no deadline added, to every call that runs its func-typed parameter i (callees.Calls): a
+// call of it, directly or from a literal fn runs, or a call handing it to a function that runs
+// it with one of that call's arguments (retry(ctx, 3, fn) inside fn's own helper) — or -1.
+func (r *Result) paramCallbackCtx(targets *callees.Resolver, fn *ssa.Function, i, depth int) int {
+	info := r.SSA()
 	j, ok := -1, true
-	var visit func(v ssa.Value, depth int)
-	visit = func(v ssa.Value, depth int) {
-		refs := v.Referrers()
-		if refs == nil || depth > 4 {
+	targets.Calls(fn.Params[i], func(call *ssa.Call, arg int) {
+		k := typesutil.CtxParamIndex(call.Call.Signature())
+		if arg >= 0 { // handed on: the ctx the runner gives it is one of this call's arguments
+			k = r.callbackCtx(targets, &call.Call, arg, depth+1)
+		}
+		if k < 0 || k >= len(call.Call.Args) {
+			ok = false
 			return
 		}
-		for _, ref := range *refs {
-			switch ref := ref.(type) {
-			case *ssa.Call:
-				if ref.Call.Value != v {
-					continue
-				}
-				k := typesutil.CtxParamIndex(ref.Call.Signature())
-				if k < 0 || k >= len(ref.Call.Args) {
-					ok = false
-					continue
-				}
-				set := info.Origins.Of(ref.Call.Args[k])
-				if len(set) != 1 || set[0].Kind != ctxorigin.Param || set[0].Deadline || set[0].Opaque || set[0].Param.Parent() != fn {
-					ok = false
-					continue
-				}
-				idx := ctxorigin.ParamIndex(fn, set[0].Param)
-				if j >= 0 && idx != j {
-					ok = false
-				}
-				j = idx
-			case *ssa.MakeClosure:
-				if !targets.RunsHere(ref) {
-					continue
-				}
-				for b, bound := range ref.Bindings {
-					if bound == v {
-						visit(ref.Fn.(*ssa.Function).FreeVars[b], depth+1)
-					}
-				}
-			}
+		set := info.Origins.Of(call.Call.Args[k])
+		if len(set) != 1 || set[0].Kind != ctxorigin.Param || set[0].Deadline || set[0].Opaque || set[0].Param.Parent() != fn {
+			ok = false
+			return
 		}
-	}
-	visit(fn.Params[i], 0)
+		idx := ctxorigin.ParamIndex(fn, set[0].Param)
+		if j >= 0 && idx != j {
+			ok = false
+		}
+		j = idx
+	})
 	if !ok {
 		return -1
 	}

@@ -11,12 +11,14 @@ import (
 
 // each hands method values and literals to another package's runners.
 func (j *job) each(ids []string) {
-	_ = runner.Each(context.Background(), ids, j.getOne) // want `no deadline \(ctx from context\.Background\(\)\)`
+	_ = runner.Each(context.Background(), ids, j.getOne)                                     // want `no deadline \(ctx from context\.Background\(\)\)`
 	_, _ = runner.Do(context.TODO(), 3, func(ctx context.Context) (*catalogpb.Item, error) { // want `no deadline \(ctx from context\.TODO\(\)\)`
 		return j.c.GetItem(ctx, &catalogpb.GetItemRequest{Id: ids[0]})
 	})
 	_ = runner.Within(context.Background(), time.Second, func(ctx context.Context) error { return j.get(ctx) })
-	runner.Later(context.Background(), j.get) // kept for later, by whoever runs it
+	runner.Later(context.Background(), j.get)                                              // kept for later, by whoever runs it
+	_ = runner.Forward(context.Background(), ids, j.getOne)                                // want `no deadline \(ctx from context\.Background\(\)\)`
+	_ = runner.Shielded(context.Background(), j.get)                                       // handed on to a runner that adds a deadline
 	_ = runner.Apply(context.Background(), func(ctx context.Context) error { return nil }) // the callback makes no RPC
 }
 

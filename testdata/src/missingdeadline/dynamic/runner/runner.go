@@ -54,3 +54,13 @@ func warm(ctx context.Context, c catalogpb.CatalogClient) error {
 }
 
 var _ = warm
+
+// Forward hands fn on to Each, with the ctx it is given: Each's fact says which.
+func Forward(ctx context.Context, ids []string, fn func(context.Context, string) error) error {
+	return Each(ctx, ids, fn)
+}
+
+// Shielded hands fn on to Within, which runs it with a deadline of its own.
+func Shielded(ctx context.Context, fn func(context.Context) error) error {
+	return Within(ctx, time.Second, fn)
+}
