@@ -5,12 +5,14 @@
 //
 // Usage:
 //
-//	floor [-suite noop|ssa|vet|deadlinelint] [-mode auto|deadlinelint|syntax|allsyntax] [-test=false] [-timings] [-cpuprofile file] patterns...
+//	floor [-suite noop|ssa|vta|vet|deadlinelint] [-mode auto|deadlinelint|syntax|allsyntax] [-test=false] [-timings] [-cpuprofile file] patterns...
 //
 // Suites:
 //
 //	noop  one analyzer whose run does nothing (floor a)
 //	ssa   one analyzer that requires buildssa: SSA for every root package (floor b)
+//	vta   (b) plus a VTA call graph of each root package's functions (go/callgraph/vta over
+//	      its CHA graph): what resolving dynamic calls with VTA, package by package, would add
 //	vet   go vet's default analyzers, for comparing vet's suite on the same driver
 //	deadlinelint  deadlinelint's rules (analyzers.All), to see where its time goes
 //
@@ -35,7 +37,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/callgraph/cha"
+	"golang.org/x/tools/go/callgraph/vta"
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/analyzers"
 )
@@ -117,18 +122,45 @@ var ssaOnly = &analysis.Analyzer{
 	Run:      func(*analysis.Pass) (any, error) { return nil, nil },
 }
 
+// vtaGraph builds, after SSA, the VTA call graph of the package's own functions, as an
+// analysis resolving dynamic calls with go/callgraph/vta would in each package: the initial
+// graph is CHA over the package's program, which holds this package's bodies only.
+var vtaGraph = &analysis.Analyzer{
+	Name:     "vtagraph",
+	Doc:      "builds SSA and a VTA call graph of the package's functions; measures what VTA adds",
+	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		info := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+		funcs := make(map[*ssa.Function]bool)
+		var add func(fn *ssa.Function)
+		add = func(fn *ssa.Function) {
+			funcs[fn] = true
+			for _, anon := range fn.AnonFuncs {
+				add(anon)
+			}
+		}
+		for _, fn := range info.SrcFuncs {
+			add(fn)
+		}
+		vta.CallGraph(funcs, cha.CallGraph(info.Pkg.Prog))
+		return nil, nil
+	},
+}
+
 func suiteByName(name string) ([]*analysis.Analyzer, error) {
 	switch name {
 	case "noop":
 		return []*analysis.Analyzer{noop}, nil
 	case "ssa":
 		return []*analysis.Analyzer{ssaOnly}, nil
+	case "vta":
+		return []*analysis.Analyzer{vtaGraph}, nil
 	case "vet":
 		return vetSuite, nil
 	case "deadlinelint":
 		return analyzers.All(), nil
 	}
-	return nil, fmt.Errorf("unknown suite %q (want noop, ssa, vet or deadlinelint)", name)
+	return nil, fmt.Errorf("unknown suite %q (want noop, ssa, vta, vet or deadlinelint)", name)
 }
 
 // loadMode returns the packages.Load mode. auto is the rule x/tools'
