@@ -4,8 +4,11 @@
 //
 //   - A package of the standard library or of a dependency module in the module cache that go
 //     vet asks to analyse only for its facts (a VetxOnly config) is answered with empty facts,
-//     without a parse or a type-check: the rules ask nothing of code the user does not own, and
-//     recognise it by its files, not by facts. That is most of go vet's first run.
+//     without a parse or a type-check, unless it imports context: the rules ask nothing else of
+//     code the user does not own, and recognise it by its files, not by facts. Most of go
+//     vet's first run is such packages. One that imports context is analysed for the facts
+//     ctxssa finds in a library's syntax (functions that only read values from their ctx, or
+//     never refer to it), as the in-process driver does.
 //   - -test=false leaves _test.go files out, as the standalone command's flag does.
 //   - -ends marks each diagnostic's message with its end position, which go vet's JSON does
 //     not carry, for the standalone command to read back (SplitEnd). A flag, not an
@@ -100,11 +103,21 @@ func skipDependency(args []string) (bool, error) {
 		ImportPath    string
 		ModuleVersion string
 		GoFiles       []string
+		ImportMap     map[string]string
 		Standard      map[string]bool
 		VetxOnly      bool
 		VetxOutput    string
 	}
 	if json.Unmarshal(data, &cfg) != nil || !cfg.VetxOnly || cfg.VetxOutput == "" {
+		return false, nil
+	}
+	// A package that imports context may declare functions that only read values from their
+	// ctx, or never refer to it: the in-process driver knows them from their syntax (ctxssa's
+	// library facts), and so must this route, or the two report different findings.
+	if _, ok := cfg.ImportMap["context"]; ok {
+		return false, nil
+	}
+	if _, ok := cfg.ImportMap["golang.org/x/net/context"]; ok {
 		return false, nil
 	}
 	// A versioned module is known by its files only in the module cache: one a replace
