@@ -134,8 +134,8 @@ func (d *dropper) isClientAdapter(t callees.Target) bool {
 	if !ok {
 		return false
 	}
-	if d.served == nil {
-		d.served = scope.Served(d.pass.Pkg)
+	if !d.servedSet {
+		d.served, d.servedSet = scope.Served(d.pass.Pkg), true
 	}
 	for i := 0; i < st.NumFields(); i++ {
 		ft := st.Field(i).Type()

@@ -127,6 +127,7 @@ type dropper struct {
 	memo       map[*ssa.Function]*drop
 	active     map[*ssa.Function]bool
 	served     []*types.Interface // the services the package serves, asked on first need
+	servedSet  bool               // served has been asked (it is nil for most packages)
 }
 
 // newDropper returns a dropper. suppressed reports whether a root created at a position is
