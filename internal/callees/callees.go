@@ -52,13 +52,14 @@ type Resolver struct {
 	// Imported, if set, answers RunsParam for a function of another package from its fact: ok
 	// is false when the function's package was not summarised (it may run anything).
 	Imported func(fn *types.Func, i int) (runs, ok bool)
-	// ImportedFields, if set, answers for a method of another package which func-typed fields
-	// of its receiver it runs as part of a call (cache.Cache.Get calling c.load).
-	ImportedFields func(m *types.Func) []string
-	// ImportedStores, if set, answers for a function of another package which of its
-	// parameters it stores into which field of the struct its first result points to
+	// RunFields, if set, answers for a method — of this package, from its body, or of another,
+	// from its fact — which func-typed fields of its receiver it runs as part of a call
+	// (cache.Cache.Get calling c.load).
+	RunFields func(m *types.Func) []string
+	// StoredParams, if set, answers for a function — of this package or of another — which
+	// of its parameters it stores into which field of the struct its first result points to
 	// (cache.New(load) returning &Cache{load: load}): parameter index to field name.
-	ImportedStores func(fn *types.Func) map[int]string
+	StoredParams func(fn *types.Func) map[int]string
 }
 
 // New returns a Resolver for pkg, whose source functions are funcs. Interface calls are
@@ -367,28 +368,34 @@ func (r *Resolver) Callbacks(common *ssa.CallCommon) []Target {
 			out = append(out, r.Values(arg)...)
 		}
 	}
-	if m := r.ImportedCallee(common); m != nil && r.ImportedFields != nil {
-		out = append(out, r.FieldCallbacks(common, r.ImportedFields(m))...)
+	if m := r.declaredCallee(common); m != nil && r.RunFields != nil {
+		out = append(out, r.FieldCallbacks(common, r.RunFields(m))...)
 	}
 	return dedup(out)
 }
 
 // FieldCallbacks returns the functions the func-typed fields of a method call's receiver may
-// hold, for a method of another package that runs them (cache.Cache.Get calling c.load, known
-// by its fact): every value the receiver may hold must have been made, in this package, by a
-// function of another package that stores a function it is given into that field
-// (s.items = cache.New(s.fetch), known by its fact). A receiver made out of sight, or by a
-// constructor that stores nothing known into the field, gives none.
+// hold, for a method that runs them (cache.Cache.Get calling c.load, known from its body or its
+// fact): every value the receiver may hold must have been made, in this package, by a
+// constructor that stores a function it is given into that field (s.items = cache.New(s.fetch),
+// marks := newBatch(s.markSynced) — known from its body or its fact). A receiver made out of
+// sight, or by a constructor that stores nothing known into the field, gives none.
 func (r *Resolver) FieldCallbacks(common *ssa.CallCommon, fields []string) []Target {
-	if r.ImportedStores == nil || len(common.Args) == 0 || len(fields) == 0 {
+	if r.StoredParams == nil || len(common.Args) == 0 || len(fields) == 0 {
 		return nil
 	}
-	m := r.ImportedCallee(common)
+	m := r.declaredCallee(common)
 	if m == nil || m.Signature().Recv() == nil || len(common.Args) != m.Signature().Params().Len()+1 {
 		return nil
 	}
 	var out []Target
-	ok := r.flow().Each(common.Args[0], valueflow.Strict, func(x ssa.Value) bool {
+	// A constructor of this package is a leaf, not followed into the struct it returns: the
+	// arguments of its call say what the fields hold.
+	ctorCall := func(call *ssa.Call) bool {
+		ctor := r.declaredCallee(call.Common())
+		return ctor != nil && len(r.StoredParams(ctor)) > 0
+	}
+	ok := r.flow().EachUntil(common.Args[0], valueflow.Strict, ctorCall, func(x ssa.Value) bool {
 		if c, isConst := x.(*ssa.Const); isConst {
 			return c.IsNil()
 		}
@@ -396,12 +403,12 @@ func (r *Resolver) FieldCallbacks(common *ssa.CallCommon, fields []string) []Tar
 		if !isCall {
 			return false
 		}
-		ctor := r.ImportedCallee(call.Common())
+		ctor := r.declaredCallee(call.Common())
 		if ctor == nil {
 			return false
 		}
 		found := false
-		for i, f := range r.ImportedStores(ctor) {
+		for i, f := range r.StoredParams(ctor) {
 			if slices.Contains(fields, f) && i < len(call.Common().Args) {
 				ts := r.Values(call.Common().Args[i])
 				for k := range ts {
@@ -446,6 +453,23 @@ func (r *Resolver) ImportedCallee(common *ssa.CallCommon) *types.Func {
 	}
 	obj, ok := callee.Object().(*types.Func)
 	if !ok || obj.Pkg() == nil || callee.Pkg == r.pkg && callee.Blocks != nil {
+		return nil
+	}
+	return obj.Origin()
+}
+
+// declaredCallee returns the declared function (the generic origin of an instance) a static
+// call invokes, of this package or of another, or nil.
+func (r *Resolver) declaredCallee(common *ssa.CallCommon) *types.Func {
+	callee := common.StaticCallee()
+	if common.IsInvoke() || callee == nil {
+		return nil
+	}
+	if o := callee.Origin(); o != nil {
+		callee = o
+	}
+	obj, ok := callee.Object().(*types.Func)
+	if !ok || obj.Pkg() == nil {
 		return nil
 	}
 	return obj.Origin()

@@ -328,14 +328,30 @@ func (r *Result) NewCallees() *callees.Resolver {
 	info := r.SSA()
 	t := callees.New(info.Pkg, info.Funcs, r.Owned)
 	t.Imported = r.importedRuns
-	t.ImportedFields = r.importedFields
-	t.ImportedStores = r.importedStores
+	t.RunFields = r.runFields
+	t.StoredParams = r.storedParams
 	return t
 }
 
-// importedFields returns the receiver fields m, a method of another package, runs: its
-// runsFields fact.
-func (r *Result) importedFields(m *types.Func) []string {
+// body returns the function of this package declared as fn (the generic origin), with its
+// body, or nil.
+func (r *Result) body(fn *types.Func) *ssa.Function {
+	if fn.Pkg() != r.pass.Pkg {
+		return nil
+	}
+	f := r.SSA().Pkg.Prog.FuncValue(fn.Origin())
+	if f == nil || f.Blocks == nil {
+		return nil
+	}
+	return f
+}
+
+// runFields returns the receiver fields the method m runs: from its body in this package, from
+// its runsFields fact in another.
+func (r *Result) runFields(m *types.Func) []string {
+	if fn := r.body(m); fn != nil {
+		return runFields(fn)
+	}
 	var f runsFields
 	if r.pass.ImportObjectFact(m.Origin(), &f) {
 		return f.Fields
@@ -343,11 +359,13 @@ func (r *Result) importedFields(m *types.Func) []string {
 	return nil
 }
 
-// importedStores returns which parameters fn, a function of another package, stores into which
-// field of its result: its storesParams fact.
-func (r *Result) importedStores(fn *types.Func) map[int]string {
+// storedParams returns which parameters fn stores into which field of its result: from its
+// body in this package, from its storesParams fact in another.
+func (r *Result) storedParams(fn *types.Func) map[int]string {
 	var f storesParams
-	if !r.pass.ImportObjectFact(fn.Origin(), &f) {
+	if body := r.body(fn); body != nil {
+		f = *storedParams(body)
+	} else if !r.pass.ImportObjectFact(fn.Origin(), &f) {
 		return nil
 	}
 	out := make(map[int]string, len(f.Params))

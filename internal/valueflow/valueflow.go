@@ -55,7 +55,14 @@ const (
 // constant, a parameter, a call the walk does not see into — and reports whether leaf accepted
 // each and every way was in sight. Values met again (a loop) add nothing.
 func (f *Flow) Each(v ssa.Value, mode Mode, leaf func(ssa.Value) bool) bool {
-	w := &walk{f: f, mode: mode, leaf: leaf, seen: make(map[ssa.Value]bool)}
+	return f.EachUntil(v, mode, nil, leaf)
+}
+
+// EachUntil is Each, with the calls stop accepts taken as leaves rather than followed into the
+// values their callee returns: a constructor of the package whose arguments say what the value
+// it makes holds (newBatch(s.markSynced)).
+func (f *Flow) EachUntil(v ssa.Value, mode Mode, stop func(*ssa.Call) bool, leaf func(ssa.Value) bool) bool {
+	w := &walk{f: f, mode: mode, leaf: leaf, stop: stop, seen: make(map[ssa.Value]bool)}
 	return w.each(v)
 }
 
@@ -63,6 +70,7 @@ type walk struct {
 	f    *Flow
 	mode Mode
 	leaf func(ssa.Value) bool
+	stop func(*ssa.Call) bool
 	seen map[ssa.Value]bool
 }
 
@@ -101,6 +109,9 @@ func (w *walk) each(v ssa.Value) bool {
 			}
 		}
 	case *ssa.Call:
+		if w.stop != nil && w.stop(v) {
+			break
+		}
 		if vs, ok := w.f.results(v, 0); ok {
 			return w.all(vs)
 		}
