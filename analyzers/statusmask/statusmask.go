@@ -362,18 +362,21 @@ func (c *checker) givenRequestCtx(call *ssa.Call) bool {
 	common := call.Common()
 	sig := common.Signature()
 	i := typesutil.CtxParamIndex(sig)
-	if i < 0 {
-		return false
-	}
-	if common.IsInvoke() {
-		// The receiver is not among an interface call's arguments.
-	} else if sig.Recv() != nil {
+	var ctx ssa.Value
+	switch {
+	case i < 0:
+		ctx = requestCtxOfDo(common) // http.Client.Do(req): the ctx req was made with
+	case common.IsInvoke(): // the receiver is not among an interface call's arguments
+	case sig.Recv() != nil:
 		i++
 	}
-	if i >= len(common.Args) {
+	if ctx == nil && (i < 0 || i >= len(common.Args)) {
 		return false
 	}
-	origins := c.info.Origins.Of(common.Args[i])
+	if ctx == nil {
+		ctx = common.Args[i]
+	}
+	origins := c.info.Origins.Of(ctx)
 	if len(origins) == 0 {
 		return false
 	}
@@ -387,6 +390,25 @@ func (c *checker) givenRequestCtx(call *ssa.Call) bool {
 	}
 	fn := ctxorigin.Callee(common)
 	return fn == nil || !c.res.IgnoresCtx(fn) && !ctxorigin.IsReader(fn)
+}
+
+// requestCtxOfDo returns, for a call of (*net/http.Client).Do, the ctx its request was made
+// with — http.NewRequestWithContext(ctx, …), or req.WithContext(ctx) — or nil.
+func requestCtxOfDo(common *ssa.CallCommon) ssa.Value {
+	fn := ctxorigin.Callee(common)
+	if fn == nil || !typesutil.IsMethod(fn, "net/http", "Client", "Do") || len(common.Args) != 2 {
+		return nil
+	}
+	req := common.Args[1]
+	if ext, ok := req.(*ssa.Extract); ok && ext.Index == 0 {
+		if mk, ok := ext.Tuple.(*ssa.Call); ok && typesutil.IsFunc(ctxorigin.Callee(mk.Common()), "net/http", "NewRequestWithContext") && len(mk.Common().Args) > 0 {
+			return mk.Common().Args[0]
+		}
+	}
+	if mk, ok := req.(*ssa.Call); ok && typesutil.IsMethod(ctxorigin.Callee(mk.Common()), "net/http", "Request", "WithContext") && len(mk.Common().Args) == 2 {
+		return mk.Common().Args[1]
+	}
+	return nil
 }
 
 // toldApart reports whether the error err, or a value it is merged into, is asked what it is:

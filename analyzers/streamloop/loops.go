@@ -179,13 +179,68 @@ func (c *checker) fromOutside(v ssa.Value, l *loop, depth int, seen map[ssa.Valu
 			o := c.outlives(recv.X, 0)
 			return o, o
 		}
+		if sel, isSel := v.Tuple.(*ssa.Select); isSel && v.Index >= 2 {
+			// The value a select's receive case got: from its channel, the i-th receive.
+			if ch := selectRecv(sel, v.Index-2); ch != nil {
+				o := c.outlives(ch, 0)
+				return o, o
+			}
+		}
 	case *ssa.Call:
 		if c.readsLongLived(v.Common()) {
 			ok, _ := all(v.Common().Args...)
 			return ok, ok
 		}
+		if leafComputation(v.Common()) {
+			// A function of the package that only computes from its arguments
+			// (u.finished()): its result changes only when they do.
+			return all(v.Common().Args...)
+		}
 	}
 	return false, false
+}
+
+// selectRecv returns the channel of the i-th receive case of sel, or nil.
+func selectRecv(sel *ssa.Select, i int) ssa.Value {
+	for _, st := range sel.States {
+		if st.Dir != types.RecvOnly {
+			continue
+		}
+		if i == 0 {
+			return st.Chan
+		}
+		i--
+	}
+	return nil
+}
+
+// leafComputation reports whether the call is a static call of a function of the package that
+// calls nothing and takes no ctx: what it returns is computed from its arguments (and the
+// memory they point to) alone, not from a clock or a counter.
+func leafComputation(common *ssa.CallCommon) bool {
+	fn := common.StaticCallee()
+	if fn == nil || fn.Blocks == nil || len(fn.FreeVars) > 0 {
+		return false
+	}
+	for _, p := range fn.Params {
+		if typesutil.IsContext(p.Type()) {
+			return false
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr.(type) {
+			case ssa.CallInstruction, *ssa.UnOp:
+				if u, ok := instr.(*ssa.UnOp); ok && u.Op != token.ARROW {
+					if _, global := u.X.(*ssa.Global); !global {
+						continue // a load through a parameter, an arithmetic or logical operator
+					}
+				}
+				return false // a call, a receive, a package variable
+			}
+		}
+	}
+	return true
 }
 
 // stored walks what is stored to the local variable alloc (a variable whose fields the loop
@@ -203,7 +258,7 @@ func (c *checker) stored(alloc *ssa.Alloc, l *loop, depth int, seen map[ssa.Valu
 			}
 			found = found || f
 		case *ssa.FieldAddr:
-			if !onlyLoaded(ref) {
+			if !fixedIn(ref, l) {
 				return false, false
 			}
 		case *ssa.UnOp, *ssa.DebugRef:
@@ -214,13 +269,22 @@ func (c *checker) stored(alloc *ssa.Alloc, l *loop, depth int, seen map[ssa.Valu
 	return true, found
 }
 
-// onlyLoaded reports whether the address of a field is only read through.
-func onlyLoaded(fa *ssa.FieldAddr) bool {
+// fixedIn reports whether the field at address fa keeps its value while loop l runs: it is
+// read through, and assigned only outside the loop (b.id = next() before waiting for b.id).
+func fixedIn(fa *ssa.FieldAddr, l *loop) bool {
 	for _, ref := range *fa.Referrers() {
-		if u, ok := ref.(*ssa.UnOp); !ok || u.Op != token.MUL {
-			if _, debug := ref.(*ssa.DebugRef); !debug {
+		switch ref := ref.(type) {
+		case *ssa.UnOp:
+			if ref.Op != token.MUL {
 				return false
 			}
+		case *ssa.Store:
+			if ref.Addr != fa || l.in[ref.Block()] {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
 		}
 	}
 	return true

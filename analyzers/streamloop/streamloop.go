@@ -15,6 +15,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
 	"github.com/deadlinelint/deadlinelint/internal/scope"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
 
 const name = "streamloop"
@@ -312,6 +313,14 @@ func (c *checker) outlives(ch ssa.Value, depth int) bool {
 	switch v := ch.(type) {
 	case *ssa.ChangeType:
 		return c.outlives(v.X, depth+1)
+	case *ssa.FreeVar: // a channel a goroutine's literal captured: what it was bound to
+		bound := valueflow.Bindings(v)
+		for _, b := range bound {
+			if !c.outlives(b, depth+1) {
+				return false
+			}
+		}
+		return len(bound) > 0
 	case *ssa.Phi:
 		for _, e := range v.Edges {
 			if !c.outlives(e, depth+1) {
@@ -328,6 +337,17 @@ func (c *checker) outlives(ch ssa.Value, depth int) bool {
 			return true
 		case *ssa.FieldAddr:
 			return c.longLived(addr.X, depth+1)
+		case *ssa.FreeVar: // a variable a goroutine's literal captured: the variable it is bound to
+			bound := valueflow.Bindings(addr)
+			for _, b := range bound {
+				cell, ok := b.(*ssa.Alloc)
+				if !ok || !c.storedOutlives(cell, depth+1) {
+					return false
+				}
+			}
+			return len(bound) > 0
+		case *ssa.Alloc: // a variable literals capture
+			return c.storedOutlives(addr, depth+1)
 		}
 	case *ssa.Field:
 		return c.longLived(v.X, depth+1)
@@ -339,6 +359,18 @@ func (c *checker) outlives(ch ssa.Value, depth int) bool {
 		}
 	}
 	return false
+}
+
+// storedOutlives reports whether every channel stored to the local variable cell outlives the
+// request, and one is: the variable is assigned only in its own function.
+func (c *checker) storedOutlives(cell *ssa.Alloc, depth int) bool {
+	stored := valueflow.LocalStores(cell)
+	for _, x := range stored {
+		if !c.outlives(x, depth) {
+			return false
+		}
+	}
+	return len(stored) > 0
 }
 
 // longLived reports whether x, the value holding a channel field, lives past the request: the

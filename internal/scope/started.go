@@ -1,11 +1,13 @@
 package scope
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
 
 // startedOnly returns the scopes of the declared functions of funcs that run only as goroutines
@@ -75,12 +77,33 @@ func startedScope(fn *ssa.Function, gos []*ssa.Go, set *Set) *Scope {
 			parent = sc
 		}
 	}
-	return &Scope{Func: fn, Kind: Started, Parent: parent, Ctx: fn.Params[i]}
+	sc := &Scope{Func: fn, Kind: Started, Parent: parent, Ctx: fn.Params[i]}
+	if fn.Signature.Recv() != nil && startedOnReceiver(gos, set) {
+		sc.Recv = fn.Params[0] // go s.follow(ctx, …) from a handler of s: the server itself
+	}
+	return sc
+}
+
+// startedOnReceiver reports whether every go statement of gos starts its method on the receiver
+// of the handler whose scope it is in.
+func startedOnReceiver(gos []*ssa.Go, set *Set) bool {
+	for _, g := range gos {
+		sc := set.byFunc[g.Parent()]
+		if sc == nil || len(g.Call.Args) == 0 {
+			return false
+		}
+		recv, ok := held(g.Call.Args[0]).(*ssa.Parameter)
+		if !ok || !set.recvs[recv] {
+			return false
+		}
+	}
+	return len(gos) > 0
 }
 
 // isRequestCtx reports whether v is, as written, the request ctx of the scope h: its ctx
 // parameter, or its stream's Context().
 func isRequestCtx(v ssa.Value, h *Scope) bool {
+	v = held(v)
 	if h.Ctx != nil && v == h.Ctx {
 		return true
 	}
@@ -88,7 +111,20 @@ func isRequestCtx(v ssa.Value, h *Scope) bool {
 	if !ok || h.Stream == nil || call.Common().Method == nil || call.Common().Method.Name() != "Context" {
 		return false
 	}
-	return call.Common().Value == h.Stream
+	return held(call.Common().Value) == h.Stream
+}
+
+// held returns v or, when v is loaded from a local variable assigned once in its function (a
+// parameter that a literal captures lives in such a variable), the value stored there.
+func held(v ssa.Value) ssa.Value {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if alloc, ok := u.X.(*ssa.Alloc); ok {
+			if vs := valueflow.LocalStores(alloc); len(vs) == 1 {
+				return vs[0]
+			}
+		}
+	}
+	return v
 }
 
 // referredFunc returns the declared function the operand v refers to: itself, or the method a

@@ -1,0 +1,7 @@
+package notify
+
+import "google.golang.org/protobuf/proto"
+
+func protoUnmarshal(b []byte, m proto.Message) error {
+	return proto.Unmarshal(b, m)
+}
