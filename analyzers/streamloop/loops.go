@@ -296,8 +296,25 @@ func storedIn(addr ssa.Value, l *loop) bool {
 		if st, ok := ref.(*ssa.Store); ok && st.Addr == addr && l.in[st.Block()] {
 			return true
 		}
-		if _, ok := ref.(*ssa.MakeClosure); ok {
+		if mc, ok := ref.(*ssa.MakeClosure); ok && mayRunIn(mc, l) {
 			return true // a literal may assign it, when the loop calls it
+		}
+	}
+	return false
+}
+
+// mayRunIn reports whether the literal mc makes may run while loop l does: it is called in the
+// loop, or goes anywhere but to calls of it outside the loop (stored, handed on, started).
+func mayRunIn(mc *ssa.MakeClosure, l *loop) bool {
+	for _, ref := range *mc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Call:
+			if ref.Call.Value != mc || l.in[ref.Block()] {
+				return true
+			}
+		default:
+			return true
 		}
 	}
 	return false
