@@ -444,35 +444,35 @@ func (r *Resolver) runsArg(common *ssa.CallCommon, i int) (runs, known bool) {
 // call invokes when its body is not in this package — another package's, known only by its
 // facts — or nil.
 func (r *Resolver) ImportedCallee(common *ssa.CallCommon) *types.Func {
-	callee := common.StaticCallee()
-	if common.IsInvoke() || callee == nil {
+	obj, callee := r.staticCallee(common)
+	if obj == nil || callee.Pkg == r.pkg && callee.Blocks != nil {
 		return nil
 	}
-	if o := callee.Origin(); o != nil {
-		callee = o
-	}
-	obj, ok := callee.Object().(*types.Func)
-	if !ok || obj.Pkg() == nil || callee.Pkg == r.pkg && callee.Blocks != nil {
-		return nil
-	}
-	return obj.Origin()
+	return obj
 }
 
 // declaredCallee returns the declared function (the generic origin of an instance) a static
 // call invokes, of this package or of another, or nil.
 func (r *Resolver) declaredCallee(common *ssa.CallCommon) *types.Func {
+	obj, _ := r.staticCallee(common)
+	return obj
+}
+
+// staticCallee returns the declared function a static call invokes and its SSA function, both
+// the generic origin of an instance, or nil.
+func (r *Resolver) staticCallee(common *ssa.CallCommon) (*types.Func, *ssa.Function) {
 	callee := common.StaticCallee()
 	if common.IsInvoke() || callee == nil {
-		return nil
+		return nil, nil
 	}
 	if o := callee.Origin(); o != nil {
 		callee = o
 	}
 	obj, ok := callee.Object().(*types.Func)
 	if !ok || obj.Pkg() == nil {
-		return nil
+		return nil, nil
 	}
-	return obj.Origin()
+	return obj.Origin(), callee
 }
 
 // body returns the static callee of common when it is a function of the package with a body
