@@ -360,21 +360,9 @@ func isBool(t types.Type) bool {
 // ignore its ctx returns no error of it).
 func (c *checker) givenRequestCtx(call *ssa.Call) bool {
 	common := call.Common()
-	sig := common.Signature()
-	i := typesutil.CtxParamIndex(sig)
-	var ctx ssa.Value
-	switch {
-	case i < 0:
-		ctx = requestCtxOfDo(common) // http.Client.Do(req): the ctx req was made with
-	case common.IsInvoke(): // the receiver is not among an interface call's arguments
-	case sig.Recv() != nil:
-		i++
-	}
-	if ctx == nil && (i < 0 || i >= len(common.Args)) {
-		return false
-	}
+	ctx := ctxArgument(common)
 	if ctx == nil {
-		ctx = common.Args[i]
+		return false
 	}
 	origins := c.info.Origins.Of(ctx)
 	if len(origins) == 0 {
@@ -390,6 +378,23 @@ func (c *checker) givenRequestCtx(call *ssa.Call) bool {
 	}
 	fn := ctxorigin.Callee(common)
 	return fn == nil || !c.res.IgnoresCtx(fn) && !ctxorigin.IsReader(fn)
+}
+
+// ctxArgument returns the ctx the call is given: its ctx argument, or for http.Client.Do the
+// ctx its request was made with; or nil.
+func ctxArgument(common *ssa.CallCommon) ssa.Value {
+	sig := common.Signature()
+	i := typesutil.CtxParamIndex(sig)
+	if i < 0 {
+		return requestCtxOfDo(common)
+	}
+	if !common.IsInvoke() && sig.Recv() != nil {
+		i++ // a static method call's arguments start with the receiver
+	}
+	if i >= len(common.Args) {
+		return nil
+	}
+	return common.Args[i]
 }
 
 // requestCtxOfDo returns, for a call of (*net/http.Client).Do, the ctx its request was made

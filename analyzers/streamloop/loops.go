@@ -229,18 +229,33 @@ func leafComputation(common *ssa.CallCommon) bool {
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			switch instr.(type) {
-			case ssa.CallInstruction, *ssa.UnOp:
-				if u, ok := instr.(*ssa.UnOp); ok && u.Op != token.ARROW {
-					if _, global := u.X.(*ssa.Global); !global {
-						continue // a load through a parameter, an arithmetic or logical operator
-					}
+			switch instr := instr.(type) {
+			case ssa.CallInstruction, *ssa.Select:
+				return false // a call, a wait
+			case *ssa.UnOp:
+				if instr.Op == token.ARROW || instr.Op == token.MUL && readsGlobal(instr.X) {
+					return false // a receive, a package variable
 				}
-				return false // a call, a receive, a package variable
 			}
 		}
 	}
 	return true
+}
+
+// readsGlobal reports whether addr is a package variable or a part of one.
+func readsGlobal(addr ssa.Value) bool {
+	for {
+		switch a := addr.(type) {
+		case *ssa.Global:
+			return true
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.IndexAddr:
+			addr = a.X
+		default:
+			return false
+		}
+	}
 }
 
 // stored walks what is stored to the local variable alloc (a variable whose fields the loop

@@ -304,7 +304,8 @@ func (c *checker) pos(instr ssa.Instruction, l *loop) token.Pos {
 
 // outlives reports whether the channel ch outlives the request: a field of a long-lived value,
 // a package variable, or a channel returned by a call not given the request's ctx (nor
-// obtained from a value such a call returned). A channel made in the function, a parameter, a
+// obtained from a value such a call returned). Through a variable literals capture, ch is the
+// variable's cell (an Alloc, or the FreeVar bound to one): what is stored there must outlive. A channel made in the function, a parameter, a
 // free variable or anything else the analysis cannot follow does not.
 func (c *checker) outlives(ch ssa.Value, depth int) bool {
 	if depth > 6 {
@@ -313,7 +314,7 @@ func (c *checker) outlives(ch ssa.Value, depth int) bool {
 	switch v := ch.(type) {
 	case *ssa.ChangeType:
 		return c.outlives(v.X, depth+1)
-	case *ssa.FreeVar: // a channel a goroutine's literal captured: what it was bound to
+	case *ssa.FreeVar: // captured by a goroutine's literal: what it is bound to
 		bound := valueflow.Bindings(v)
 		for _, b := range bound {
 			if !c.outlives(b, depth+1) {
@@ -321,6 +322,14 @@ func (c *checker) outlives(ch ssa.Value, depth int) bool {
 			}
 		}
 		return len(bound) > 0
+	case *ssa.Alloc: // a variable literals capture by reference: what is stored to it
+		stored := valueflow.LocalStores(v)
+		for _, x := range stored {
+			if !c.outlives(x, depth+1) {
+				return false
+			}
+		}
+		return len(stored) > 0
 	case *ssa.Phi:
 		for _, e := range v.Edges {
 			if !c.outlives(e, depth+1) {
@@ -337,17 +346,8 @@ func (c *checker) outlives(ch ssa.Value, depth int) bool {
 			return true
 		case *ssa.FieldAddr:
 			return c.longLived(addr.X, depth+1)
-		case *ssa.FreeVar: // a variable a goroutine's literal captured: the variable it is bound to
-			bound := valueflow.Bindings(addr)
-			for _, b := range bound {
-				cell, ok := b.(*ssa.Alloc)
-				if !ok || !c.storedOutlives(cell, depth+1) {
-					return false
-				}
-			}
-			return len(bound) > 0
-		case *ssa.Alloc: // a variable literals capture
-			return c.storedOutlives(addr, depth+1)
+		case *ssa.FreeVar, *ssa.Alloc: // a variable a literal captures by reference: its cell
+			return c.outlives(addr, depth+1)
 		}
 	case *ssa.Field:
 		return c.longLived(v.X, depth+1)
@@ -359,18 +359,6 @@ func (c *checker) outlives(ch ssa.Value, depth int) bool {
 		}
 	}
 	return false
-}
-
-// storedOutlives reports whether every channel stored to the local variable cell outlives the
-// request, and one is: the variable is assigned only in its own function.
-func (c *checker) storedOutlives(cell *ssa.Alloc, depth int) bool {
-	stored := valueflow.LocalStores(cell)
-	for _, x := range stored {
-		if !c.outlives(x, depth) {
-			return false
-		}
-	}
-	return len(stored) > 0
 }
 
 // longLived reports whether x, the value holding a channel field, lives past the request: the

@@ -527,14 +527,21 @@ func exportReaders(pass *analysis.Pass) {
 		var f ignoresCtx
 		return ctxorigin.IsReader(fn) || pass.ImportObjectFact(fn.Origin(), &f) && f.Reads
 	}
-	for changed := true; changed; { // a reader may call one declared later
-		changed = false
-		for _, d := range decls {
-			if ok, used := ctxUses(pass.TypesInfo, d.fd, isReader); !readers[d.obj] && ok && used {
-				readers[d.obj], changed = true, true
+	// A reader may call one declared later: repeat until nothing changes.
+	grow := func(set map[*types.Func]bool, accepts func(d decl) bool) {
+		for changed := true; changed; {
+			changed = false
+			for _, d := range decls {
+				if !set[d.obj] && accepts(d) {
+					set[d.obj], changed = true, true
+				}
 			}
 		}
 	}
+	grow(readers, func(d decl) bool {
+		ok, used := ctxUses(pass.TypesInfo, d.fd, isReader)
+		return ok && used
+	})
 	// A function that never refers to its ctx, or only hands it to readers and to functions
 	// that never refer to theirs (tsdb's DB.Appender(ctx) calling Head.Appender(_ context.Context)),
 	// does no work with it either: no deadline of that ctx bounds what it does, and no error it
@@ -549,14 +556,10 @@ func exportReaders(pass *analysis.Pass) {
 		}
 		return ctxorigin.IsReader(fn) || pass.ImportObjectFact(fn.Origin(), new(ignoresCtx))
 	}
-	for changed := true; changed; {
-		changed = false
-		for _, d := range decls {
-			if ok, _ := ctxUses(pass.TypesInfo, d.fd, isIdle); !readers[d.obj] && !idle[d.obj] && ok {
-				idle[d.obj], changed = true, true
-			}
-		}
-	}
+	grow(idle, func(d decl) bool {
+		ok, _ := ctxUses(pass.TypesInfo, d.fd, isIdle)
+		return !readers[d.obj] && ok
+	})
 	for _, d := range decls {
 		if readers[d.obj] || idle[d.obj] {
 			pass.ExportObjectFact(d.obj, &ignoresCtx{Reads: readers[d.obj]})

@@ -119,8 +119,8 @@ func (ig *ignoring) paramNoWork(callee *types.Func, k, depth int) bool {
 		return false
 	}
 	if callee.Pkg() == ig.pass.Pkg {
-		fn := ig.res.info.Pkg.Prog.FuncValue(callee)
-		return fn != nil && fn.Blocks != nil && k < len(fn.Params) && referred(fn.Params[k]) &&
+		fn := ig.res.body(callee)
+		return fn != nil && k < len(fn.Params) && referred(fn.Params[k]) &&
 			ig.in(carries, func() bool { return ig.noWork(fn.Params[k], depth+1) })
 	}
 	var f readsParams
