@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/deadlinelint/deadlinelint/internal/callees"
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/report"
@@ -73,7 +74,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if deadlineWrapper(call) != "" && inDeferred(fn) || ctxorigin.AfterDone(call) {
 				continue // a bounded fresh ctx for deferred cleanup (the idiom), or work after the caller gave up
 			}
-			if onlyStartsGoroutines(reached[call]) {
+			if drops.onlyStartsGoroutines(reached[call]) {
 				continue // given to helpers that only start goroutines with it: lifetimes of their own
 			}
 			if res.OnlyMeasures(call) {
@@ -104,22 +105,52 @@ func sinksByRoot(info *ctxssa.Info) map[*ssa.Call][]ctxorigin.Sink {
 	return out
 }
 
-// onlyStartsGoroutines reports whether every sink is a call of a function of the package whose
-// ctx parameter is used only by goroutines it starts (an exit monitor, a watcher): the helper
-// gives the work a lifetime of its own, and the handler's root is that lifetime — the request
-// ctx would stop it as the handler returns. No sinks is not "only".
-func onlyStartsGoroutines(sinks []ctxorigin.Sink) bool {
+// onlyStartsGoroutines reports whether every sink hands its ctx only to goroutines its callee
+// starts (startsOnly): the helper gives the work a lifetime of its own, and the handler's root
+// is that lifetime — the request ctx would stop it as the handler returns. No sinks is not
+// "only".
+func (d *dropper) onlyStartsGoroutines(sinks []ctxorigin.Sink) bool {
 	for _, s := range sinks {
-		fn := s.Instr.Common().StaticCallee()
-		if _, isCall := s.Instr.(*ssa.Call); !isCall || fn == nil || fn.Blocks == nil {
-			return false
-		}
-		i := slices.Index(s.Instr.Common().Args, s.Ctx)
-		if i < 0 || i >= len(fn.Params) || !usedOnlyByGoroutines(fn.Params[i]) {
+		if !d.startsOnly(s) {
 			return false
 		}
 	}
 	return len(sinks) > 0
+}
+
+// startsOnly reports whether the sink s is a call whose callee uses the ctx it is given only
+// in goroutines it starts (an exit monitor, a watcher, a waiter returning a channel): a static
+// callee of the package by its body, of another package by its fact, and an interface method
+// when every implementation in sight does (none in sight is not "every").
+func (d *dropper) startsOnly(s ctxorigin.Sink) bool {
+	if _, isCall := s.Instr.(*ssa.Call); !isCall {
+		return false
+	}
+	common := s.Instr.Common()
+	i := slices.Index(common.Args, s.Ctx)
+	if i < 0 {
+		return false
+	}
+	if !common.IsInvoke() {
+		fn := common.StaticCallee()
+		return fn != nil && d.targetStarts(callees.Target{Fn: fn, Obj: ctxorigin.Callee(common)}, i)
+	}
+	targets := d.targets.Targets(common)
+	for _, t := range targets {
+		if !d.targetStarts(t, i+1) { // an implementation's receiver is its first parameter
+			return false
+		}
+	}
+	return len(targets) > 0
+}
+
+// targetStarts reports whether the target t uses its parameter i, a ctx, only in goroutines it
+// starts.
+func (d *dropper) targetStarts(t callees.Target, i int) bool {
+	if t.Fn != nil && t.Fn.Blocks != nil && t.Fn.Pkg != nil && t.Fn.Pkg.Pkg == d.pass.Pkg {
+		return i < len(t.Fn.Params) && usedOnlyByGoroutines(t.Fn.Params[i])
+	}
+	return t.Obj != nil && d.res.StartsOnly(t.Obj)
 }
 
 // usedOnlyByGoroutines reports whether the parameter p is used, at least once, and only by go

@@ -20,7 +20,8 @@
 // reaches as related positions, and a suggested fix that passes the request ctx instead
 // when that identifier is in scope. Not reported: a fallback for a nil ctx (if ctx == nil {
 // ctx = context.Background() }), a comparison with Background, a root handed only to
-// functions of the package that use their ctx only in goroutines they start (an exit monitor:
+// functions that use their ctx only in goroutines they start (an exit monitor, a wait
+// returning a channel, also behind an interface every implementation in sight of which does:
 // the root is its lifetime, which the request ctx would end), and a root created in a
 // function that sync.Once.Do, sync.OnceFunc, OnceValue or OnceValues runs — a one-time
 // initialisation of shared state, which must not fail for every later request because the

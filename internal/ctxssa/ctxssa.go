@@ -38,7 +38,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "build SSA, request scopes and ctx origins for deadlinelint's rules",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams), new(readsParams)},
+	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams), new(readsParams), new(startsCtx)},
 }
 
 // runsParams is the fact of a function or method that runs some of its func-typed
@@ -155,6 +155,7 @@ type Result struct {
 	calls     map[token.Pos]*ast.CallExpr
 
 	ignoring map[types.Object]bool // this package's functions that ignore the ctx they take
+	starts   map[*types.Func]bool  // this package's functions that use their ctx only in goroutines they start
 	ig       *ignoring             // the walker that tells them, shared with NoWork
 }
 
@@ -222,6 +223,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass.ExportPackageFact(new(externalPkg))
 		if typesutil.ImportsContext(pass.Pkg) {
 			exportReaders(pass)
+			exportStarts(pass)
 		}
 		return res, nil // rules ask no more of code the user does not own
 	}
@@ -235,6 +237,7 @@ func run(pass *analysis.Pass) (any, error) {
 		res.returned = importReturned(pass)
 		exportReturned(pass, res)
 		res.ignoring = exportIgnoring(pass)
+		res.starts = exportStarts(pass)
 		exportSemanticIgnoring(pass, res, res.SSA())
 		exportRuns(pass, res, res.SSA())
 	}
@@ -571,14 +574,7 @@ func exportReaders(pass *analysis.Pass) {
 // receiver of a Value call, an operand of a comparison, or an argument of a call of a reader;
 // and whether there is one (used).
 func ctxUses(info *types.Info, fd *ast.FuncDecl, isReader func(*types.Func) bool) (ok, used bool) {
-	params := make(map[types.Object]bool)
-	for _, field := range fd.Type.Params.List {
-		for _, name := range field.Names {
-			if obj := info.Defs[name]; obj != nil && typesutil.IsContext(obj.Type()) {
-				params[obj] = true
-			}
-		}
-	}
+	params := ctxParams(info, fd)
 	ok = true
 	var stack []ast.Node
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
