@@ -445,8 +445,9 @@ type finding struct {
 }
 
 // reportOnce reports the findings one per ctx and path: a deadline-less ctx made by one call
-// (a root, or a call returning one) that reaches many RPCs one after the other is one
-// decision, reported at the first site in source order, with the others as related positions.
+// (a root, or a call returning one) that reaches many RPCs one after the other, or one RPC of
+// a function of the package from several paths (sameCall), is one decision, reported at the
+// first site in source order, with the others as related positions.
 func (c *checker) reportOnce(rep *report.Reporter, found []finding) {
 	sort.SliceStable(found, func(i, j int) bool {
 		return report.Before(c.pass.Fset, found[i].site.instr.Pos(), found[j].site.instr.Pos())
@@ -478,7 +479,7 @@ next:
 			maker = f.o.Via
 		}
 		for _, g := range byCtx[maker] {
-			if onOnePath(g.first.site, f.site) {
+			if onOnePath(g.first.site, f.site) || sameCall(g.first, f) {
 				g.others = append(g.others, f)
 				continue next
 			}
@@ -531,6 +532,16 @@ func declOf(fn *ssa.Function) *ssa.Function {
 func onOnePath(first, later *site) bool {
 	a, b := first.instr.Block(), later.instr.Block()
 	return a != nil && b != nil && a.Parent() == b.Parent() && a.Dominates(b)
+}
+
+// sameCall reports whether the findings a and b reach one RPC call through one function of
+// the package, down the same calls: heartbeat(ctx, true) on a timer and heartbeat(ctx, false)
+// on stop both wait in heartbeat's Ping. Whichever path runs, the fix is one: a deadline on
+// the ctx, or in the function. Calls made directly are the calling function's own, one per
+// path.
+func sameCall(a, b finding) bool {
+	_, via := split(a.path)
+	return via != "" && a.path == b.path && a.site.local != nil && a.site.local == b.site.local
 }
 
 // reached names the RPC, or the function leading to one, that finding f's site calls.

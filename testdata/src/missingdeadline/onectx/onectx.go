@@ -44,3 +44,28 @@ func Dispatch(c catalogpb.CatalogClient, verb string) {
 		_ = refresh(ctx, c, "r") // want `onectx\.refresh calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 	}
 }
+
+// Beat waits in refresh on a timer and once more on stop: separate paths, but one RPC in one
+// function with one ctx — one decision, one finding.
+func Beat(c catalogpb.CatalogClient, tick <-chan struct{}, stop <-chan struct{}) {
+	ctx := context.Background()
+	for {
+		select {
+		case <-tick:
+			_ = refresh(ctx, c, "beat") // want `onectx\.refresh calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout; it reaches 1 more call`
+		case <-stop:
+			_ = refresh(ctx, c, "last")
+			return
+		}
+	}
+}
+
+// Verbs calls the RPC itself on each path: each verb is its own decision.
+func Verbs(c catalogpb.CatalogClient, verb string) {
+	ctx := context.Background()
+	if verb == "a" {
+		_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "a"}) // want `RPC CatalogClient\.GetItem has no deadline`
+	} else {
+		_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "b"}) // want `RPC CatalogClient\.GetItem has no deadline`
+	}
+}
