@@ -273,13 +273,18 @@ func (c *checker) site(fn *ssa.Function, call ssa.CallInstruction) *site {
 		return c.dynamicSite(fn, call)
 	}
 	shift := 0
-	if isBound(callee, obj) {
+	switch {
+	case isBound(callee, obj):
 		// A method value: the receiver is bound, the arguments start at the method's first
 		// declared parameter.
 		callee, shift = c.info.Pkg.Prog.FuncValue(obj), 1
-		if callee == nil {
-			return nil
-		}
+	case isThunk(callee, obj):
+		// A method expression (settler.settle, (*T).M): the receiver is the first argument,
+		// as it is the method's first SSA parameter.
+		callee = c.info.Pkg.Prog.FuncValue(obj)
+	}
+	if callee == nil {
+		return nil
 	}
 	if o := callee.Origin(); o != nil {
 		callee = o
@@ -296,8 +301,20 @@ func (c *checker) site(fn *ssa.Function, call ssa.CallInstruction) *site {
 	return nil
 }
 
-// isBound reports whether callee is the $bound wrapper of the method obj.
+// isBound reports whether callee is the $bound wrapper of the method obj: it takes the
+// method's declared parameters, the receiver bound.
 func isBound(callee *ssa.Function, obj *types.Func) bool {
+	return wraps(callee, obj) && len(callee.Params) == obj.Signature().Params().Len()
+}
+
+// isThunk reports whether callee is the thunk of a method expression of the method obj: it
+// takes the receiver first, then the method's declared parameters.
+func isThunk(callee *ssa.Function, obj *types.Func) bool {
+	return wraps(callee, obj) && len(callee.Params) == obj.Signature().Params().Len()+1
+}
+
+// wraps reports whether callee is a synthetic function, without a receiver, for the method obj.
+func wraps(callee *ssa.Function, obj *types.Func) bool {
 	return callee.Synthetic != "" && obj != nil && obj.Signature().Recv() != nil && callee.Signature.Recv() == nil
 }
 

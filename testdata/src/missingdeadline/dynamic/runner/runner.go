@@ -64,3 +64,12 @@ func Forward(ctx context.Context, ids []string, fn func(context.Context, string)
 func Shielded(ctx context.Context, fn func(context.Context) error) error {
 	return Within(ctx, time.Second, fn)
 }
+
+// Fetcher fetches items with the ctx it is given.
+type Fetcher struct{ C catalogpb.CatalogClient }
+
+// Fetch asks for one item.
+func (f Fetcher) Fetch(ctx context.Context, id string) error {
+	_, err := f.C.GetItem(ctx, &catalogpb.GetItemRequest{Id: id})
+	return err
+}
