@@ -574,6 +574,14 @@ func exportReaders(pass *analysis.Pass) {
 // receiver of a Value call, an operand of a comparison, or an argument of a call of a reader;
 // and whether there is one (used).
 func ctxUses(info *types.Info, fd *ast.FuncDecl, isReader func(*types.Func) bool) (ok, used bool) {
+	return everyCtxUse(info, fd, func(id *ast.Ident, stack []ast.Node) bool {
+		return readUse(info, id, stack, isReader)
+	})
+}
+
+// everyCtxUse reports whether accepts holds for every use of fd's ctx parameters, given the
+// nodes above it (ok), and whether there is one (used).
+func everyCtxUse(info *types.Info, fd *ast.FuncDecl, accepts func(id *ast.Ident, stack []ast.Node) bool) (ok, used bool) {
 	params := ctxParams(info, fd)
 	ok = true
 	var stack []ast.Node
@@ -584,7 +592,7 @@ func ctxUses(info *types.Info, fd *ast.FuncDecl, isReader func(*types.Func) bool
 		}
 		if id, isIdent := n.(*ast.Ident); isIdent && params[info.Uses[id]] {
 			used = true
-			ok = ok && readUse(info, id, stack, isReader)
+			ok = ok && accepts(id, stack)
 		}
 		stack = append(stack, n)
 		return ok

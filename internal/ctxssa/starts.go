@@ -54,21 +54,7 @@ func exportStarts(pass *analysis.Pass) map[*types.Func]bool {
 // onlyInGoroutines reports whether fd refers to its ctx parameters at least once, and only in
 // goroutines it starts.
 func onlyInGoroutines(info *types.Info, fd *ast.FuncDecl) bool {
-	params := ctxParams(info, fd)
-	used, ok := false, true
-	var stack []ast.Node
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		if id, isIdent := n.(*ast.Ident); isIdent && params[info.Uses[id]] {
-			used = true
-			ok = ok && inGoroutine(id, stack)
-		}
-		stack = append(stack, n)
-		return ok
-	})
+	ok, used := everyCtxUse(info, fd, inGoroutine)
 	return ok && used
 }
 
