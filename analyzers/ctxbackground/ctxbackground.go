@@ -3,12 +3,10 @@ package ctxbackground
 import (
 	_ "embed"
 	"fmt"
-	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/deadlinelint/deadlinelint/internal/callees"
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/report"
@@ -119,84 +117,23 @@ func (d *dropper) onlyStartsGoroutines(sinks []ctxorigin.Sink) bool {
 }
 
 // startsOnly reports whether the sink s is a call whose callee uses the ctx it is given only
-// in goroutines it starts (an exit monitor, a watcher, a waiter returning a channel): a static
-// callee of the package by its body, of another package by its fact, and an interface method
-// when every implementation in sight does (none in sight is not "every").
+// in goroutines it starts (an exit monitor, a watcher, a waiter returning a channel), as
+// ctxssa tells from its syntax or its fact; for an interface method, when every implementation
+// in sight does (none in sight is not "every").
 func (d *dropper) startsOnly(s ctxorigin.Sink) bool {
 	if _, isCall := s.Instr.(*ssa.Call); !isCall {
 		return false
 	}
-	common := s.Instr.Common()
-	i := slices.Index(common.Args, s.Ctx)
-	if i < 0 {
-		return false
+	if !s.Instr.Common().IsInvoke() {
+		return s.Func != nil && d.res.StartsOnly(s.Func)
 	}
-	if !common.IsInvoke() {
-		fn := common.StaticCallee()
-		return fn != nil && d.targetStarts(callees.Target{Fn: fn, Obj: ctxorigin.Callee(common)}, i)
-	}
-	targets := d.targets.Targets(common)
+	targets := d.targets.Targets(s.Instr.Common())
 	for _, t := range targets {
-		if !d.targetStarts(t, i+1) { // an implementation's receiver is its first parameter
+		if t.Obj == nil || !d.res.StartsOnly(t.Obj) {
 			return false
 		}
 	}
 	return len(targets) > 0
-}
-
-// targetStarts reports whether the target t uses its parameter i, a ctx, only in goroutines it
-// starts.
-func (d *dropper) targetStarts(t callees.Target, i int) bool {
-	if t.Fn != nil && t.Fn.Blocks != nil && t.Fn.Pkg != nil && t.Fn.Pkg.Pkg == d.pass.Pkg {
-		return i < len(t.Fn.Params) && usedOnlyByGoroutines(t.Fn.Params[i])
-	}
-	return t.Obj != nil && d.res.StartsOnly(t.Obj)
-}
-
-// usedOnlyByGoroutines reports whether the parameter p is used, at least once, and only by go
-// statements: as an argument of one, or captured by function literals that are only started
-// (go/ssa captures p through a cell, stored once).
-func usedOnlyByGoroutines(p *ssa.Parameter) bool {
-	used := false
-	for _, ref := range *p.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.DebugRef:
-		case *ssa.Go:
-			used = true
-		case *ssa.Store:
-			cell, ok := ref.Addr.(*ssa.Alloc)
-			if !ok || !onlyStarted(cell, ref) {
-				return false
-			}
-			used = true
-		default:
-			return false
-		}
-	}
-	return used
-}
-
-// onlyStarted reports whether the cell holding a captured parameter is used only by the store
-// that fills it and by function literals that are only started with go.
-func onlyStarted(cell *ssa.Alloc, fill *ssa.Store) bool {
-	for _, ref := range *cell.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.DebugRef:
-		case *ssa.Store:
-			if ref != fill {
-				return false
-			}
-		case *ssa.MakeClosure:
-			for _, r := range *ref.Referrers() {
-				if _, ok := r.(*ssa.Go); !ok {
-					return false
-				}
-			}
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // rootCalls returns the calls to context.Background and context.TODO in fn's own body whose

@@ -557,8 +557,7 @@ func onOnePath(first, later *site) bool {
 // the ctx, or in the function. Calls made directly are the calling function's own, one per
 // path.
 func sameCall(a, b finding) bool {
-	_, via := split(a.path)
-	return via != "" && a.path == b.path && a.site.local != nil && a.site.local == b.site.local
+	return a.site.local != nil && a.site.local == b.site.local && a.path == b.path
 }
 
 // reached names the RPC, or the function leading to one, that finding f's site calls.
