@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -356,8 +357,22 @@ func analyse(ctx context.Context, lint string, m module, dir string) ([]finding,
 		}
 		fs = append(fs, f)
 	}
-	return fs, strings.Count(stderr.String(), "deadlinelint: package "), nil
+	return fs, notAnalysed(stderr.String()), nil
 }
+
+// notAnalysed counts the packages deadlinelint's errors name as not analysed: one line per
+// package ("deadlinelint: package P: …"), or one line for a module that could not be had with
+// the number of packages it blocked ("deadlinelint: module M: N packages not analysed …").
+func notAnalysed(stderr string) int {
+	n := strings.Count(stderr, "deadlinelint: package ")
+	for _, m := range blockedByModule.FindAllStringSubmatch(stderr, -1) {
+		k, _ := strconv.Atoi(m[1])
+		n += k
+	}
+	return n
+}
+
+var blockedByModule = regexp.MustCompile(`(?m)^deadlinelint: module .*: (\d+) packages? not analysed`)
 
 // check compares the findings with the verdicts and prints the precision per rule.
 func check(w io.Writer, mods []module, vs map[findingKey]verdict, fs []finding, newOut string) error {

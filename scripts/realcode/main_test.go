@@ -80,3 +80,20 @@ func TestReadVerdicts(t *testing.T) {
 		t.Errorf("readVerdicts: %v, %d verdicts", err, len(vs))
 	}
 }
+
+// TestNotAnalysed checks that a module the go command could not provide counts every package
+// it blocked: the harness once printed "0 packages not analysed" for a module of which 28
+// packages were not.
+func TestNotAnalysed(t *testing.T) {
+	stderr := `deadlinelint: package example.com/a/broken: type error: broken.go:4:9: undefined: x
+deadlinelint: module example.com/engine@v0.1.0: reading https://proxy.golang.org/…: 403 Forbidden
+deadlinelint: module example.com/engine@v0.1.0: 28 packages not analysed because of it: example.com/a/b and 27 more
+deadlinelint: module example.com/other@v1.0.0: 1 package not analysed because of it: example.com/a/c
+`
+	if got, want := notAnalysed(stderr), 1+28+1; got != want {
+		t.Errorf("notAnalysed = %d, want %d", got, want)
+	}
+	if got := notAnalysed(""); got != 0 {
+		t.Errorf("notAnalysed of no errors = %d, want 0", got)
+	}
+}
