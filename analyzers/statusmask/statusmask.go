@@ -377,7 +377,7 @@ func (c *checker) givenRequestCtx(call *ssa.Call) bool {
 		}
 	}
 	fn := ctxorigin.Callee(common)
-	return fn == nil || !c.res.IgnoresCtx(fn) && !ctxorigin.IsReader(fn)
+	return fn == nil || !c.res.CallIgnoresCtx(common) && !ctxorigin.IsReader(fn)
 }
 
 // ctxArgument returns the ctx the call is given: its ctx argument, or for http.Client.Do the

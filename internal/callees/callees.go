@@ -286,7 +286,7 @@ func (r *Resolver) implementers(iface *types.Interface) []types.Type {
 		r.named = []*types.TypeName{}
 		for _, p := range packages(r.pkg.Pkg) {
 			for _, tn := range concreteTypes(p) {
-				if r.owned(tn) && !inTestFile(r.pkg.Prog.Fset, tn) {
+				if r.owned(tn) && !inTestFile(r.pkg.Prog.Fset, tn) && !typesutil.IsTestDouble(tn.Type()) {
 					r.named = append(r.named, tn)
 				}
 			}
@@ -306,7 +306,8 @@ func (r *Resolver) implementers(iface *types.Interface) []types.Type {
 }
 
 // inTestFile reports whether tn is declared in a _test.go file: a test double, which never
-// stands behind an interface in production code.
+// stands behind an interface in production code (nor does a generated mock outside one:
+// typesutil.IsTestDouble).
 func inTestFile(fset *token.FileSet, tn *types.TypeName) bool {
 	return strings.HasSuffix(fset.Position(tn.Pos()).Filename, "_test.go")
 }

@@ -157,6 +157,7 @@ type Result struct {
 	ignoring map[types.Object]bool // this package's functions that ignore the ctx they take
 	starts   map[*types.Func]bool  // this package's functions that use their ctx only in goroutines they start
 	ig       *ignoring             // the walker that tells them, shared with NoWork
+	igMu     sync.Mutex            // serialises the rules' questions to ig (OnlyMeasures, CallIgnoresCtx)
 }
 
 // Info is the SSA-level view of a package.

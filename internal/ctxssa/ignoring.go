@@ -132,8 +132,25 @@ func (ig *ignoring) paramNoWork(callee *types.Func, k, depth int) bool {
 // into a ctx used so, or handed to functions of the user's code that refer to their ctx only to
 // do the same. A root context used so carries tags to a counter; no deadline is lost.
 func (r *Result) OnlyMeasures(v ssa.Value) bool {
+	r.igMu.Lock()
+	defer r.igMu.Unlock()
 	ig := r.ignorer()
 	return ig.in(measures, func() bool { return ig.noWork(v, 0) })
+}
+
+// CallIgnoresCtx reports whether the call does no work with the ctx it is given: its callee
+// ignores its ctx (IgnoresCtx) or, for an interface call, every implementation in sight does
+// (an interface of the user's code whose one store reads an in-memory cache). No implementation
+// in sight, and the call may do anything.
+func (r *Result) CallIgnoresCtx(common *ssa.CallCommon) bool {
+	if !common.IsInvoke() {
+		fn := ctxorigin.Callee(common)
+		return fn != nil && r.IgnoresCtx(fn)
+	}
+	r.igMu.Lock()
+	defer r.igMu.Unlock()
+	ig := r.ignorer()
+	return ig.in(anyNoWork, func() bool { return ig.invokeNoWork(common) })
 }
 
 // ignoresParams reports whether fn takes a ctx and none of its ctx parameters reaches work (in

@@ -96,14 +96,47 @@ const (
 // IsTestSuite reports whether t, or what it points to, is a struct that embeds testify's
 // suite.Suite, directly or through other embedded structs: its methods are run by a test.
 func IsTestSuite(t types.Type) bool {
-	return embedsSuite(t, 0)
+	return embeds(t, testifySuite, "Suite", 0)
 }
 
-func embedsSuite(t types.Type, depth int) bool {
+// The packages of generated mocks' machinery: testify's mock.Mock (mockery's template) and
+// gomock's Controller (mockgen, in its golang/mock and go.uber.org/mock homes).
+const testifyMock = "github.com/stretchr/testify/mock"
+
+var gomockPaths = []string{"go.uber.org/mock/gomock", "github.com/golang/mock/gomock"}
+
+// IsTestDouble reports whether t, or what it points to, is a generated mock: a struct that
+// embeds testify's mock.Mock (directly or through other embedded structs) or has a field of type
+// *gomock.Controller. Its methods answer what a test programmed; outside a _test.go file too
+// (mocks packages), it never stands behind an interface in production.
+func IsTestDouble(t types.Type) bool {
+	if embeds(t, testifyMock, "Mock", 0) {
+		return true
+	}
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
 	}
-	if IsNamed(t, testifySuite, "Suite") {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		for _, path := range gomockPaths {
+			if IsPointerToNamed(st.Field(i).Type(), path, "Controller") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// embeds reports whether t, or what it points to, is the named type pkgPath.name or a struct
+// that embeds it, directly or through other embedded structs.
+func embeds(t types.Type, pkgPath, name string, depth int) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if IsNamed(t, pkgPath, name) {
 		return true
 	}
 	st, ok := t.Underlying().(*types.Struct)
@@ -111,7 +144,7 @@ func embedsSuite(t types.Type, depth int) bool {
 		return false
 	}
 	for i := 0; i < st.NumFields(); i++ {
-		if f := st.Field(i); f.Embedded() && embedsSuite(f.Type(), depth+1) {
+		if f := st.Field(i); f.Embedded() && embeds(f.Type(), pkgPath, name, depth+1) {
 			return true
 		}
 	}
