@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/deadlinelint/deadlinelint/internal/callees"
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/report"
@@ -69,8 +70,8 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for _, call := range rootCalls(fn) {
-			if deadlineWrapper(call) != "" && inDeferred(fn) || ctxorigin.AfterDone(call) {
-				continue // a bounded fresh ctx for deferred cleanup (the idiom), or work after the caller gave up
+			if deadlineWrapper(call) != "" && inDeferred(fn) || ctxorigin.AfterDone(call) || ctxorigin.FirstUseOfServer(call) {
+				continue // a bounded fresh ctx for deferred cleanup (the idiom), work after the caller gave up, or on the first use of shared state only
 			}
 			if drops.onlyStartsGoroutines(reached[call]) {
 				continue // given to helpers that only start goroutines with it: lifetimes of their own
@@ -127,7 +128,7 @@ func (d *dropper) startsOnly(s ctxorigin.Sink) bool {
 	if !s.Instr.Common().IsInvoke() {
 		return s.Func != nil && d.res.StartsOnly(s.Func)
 	}
-	targets := d.targets.Targets(s.Instr.Common())
+	targets := callees.Production(d.targets.Targets(s.Instr.Common()))
 	for _, t := range targets {
 		if t.Obj == nil || !d.res.StartsOnly(t.Obj) {
 			return false

@@ -582,6 +582,9 @@ func (d *dropper) droppingCalls(sc *scope.Scope, fn *ssa.Function) []*candidate 
 			if _, deferred := instr.(*ssa.Defer); !ok || deferred {
 				continue // a deferred call is cleanup: it runs as the handler returns
 			}
+			if ctxorigin.FirstUseOfServer(call) {
+				continue // only on the first use of shared state the handler then sets: kept for every later request
+			}
 			name, dr := d.calleeDrop(call.Common())
 			if cbName, cd := d.callbackDrop(call.Common()); cd != nil {
 				if dr == nil {

@@ -36,6 +36,22 @@ type Target struct {
 	// (an iterator, a wrapped callback): rules know what it does from From's facts.
 	From   *types.Func
 	Result int
+	// Double is set for a method of a generated mock (typesutil.IsTestDouble), which no
+	// production call reaches. A rule may leave doubles out (Production) only to stay silent —
+	// to find that every implementation does no work — never to report: a drop through an
+	// interface whose mock passes its ctx on stays unreported.
+	Double bool
+}
+
+// Production returns the targets that are not generated mocks.
+func Production(ts []Target) []Target {
+	var out []Target
+	for _, t := range ts {
+		if !t.Double {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // Resolver answers Targets for the calls of one package.
@@ -286,7 +302,7 @@ func (r *Resolver) implementers(iface *types.Interface) []types.Type {
 		r.named = []*types.TypeName{}
 		for _, p := range packages(r.pkg.Pkg) {
 			for _, tn := range concreteTypes(p) {
-				if r.owned(tn) && !inTestFile(r.pkg.Prog.Fset, tn) && !typesutil.IsTestDouble(tn.Type()) {
+				if r.owned(tn) && !inTestFile(r.pkg.Prog.Fset, tn) {
 					r.named = append(r.named, tn)
 				}
 			}
@@ -306,8 +322,8 @@ func (r *Resolver) implementers(iface *types.Interface) []types.Type {
 }
 
 // inTestFile reports whether tn is declared in a _test.go file: a test double, which never
-// stands behind an interface in production code (nor does a generated mock outside one:
-// typesutil.IsTestDouble).
+// stands behind an interface in production code. (A generated mock outside one is a Target
+// marked Double.)
 func inTestFile(fset *token.FileSet, tn *types.TypeName) bool {
 	return strings.HasSuffix(fset.Position(tn.Pos()).Filename, "_test.go")
 }
@@ -626,7 +642,7 @@ func (r *Resolver) Dynamic(common *ssa.CallCommon) []Target {
 // methodTarget describes impl, the method of the concrete type t an interface call reaches,
 // with its body when it is in this package.
 func (r *Resolver) methodTarget(impl *types.Func, t types.Type) Target {
-	tg := Target{Obj: impl, Impl: types.TypeString(t, packageName)}
+	tg := Target{Obj: impl, Impl: types.TypeString(t, packageName), Double: typesutil.IsTestDouble(t)}
 	if fn := r.pkg.Prog.FuncValue(impl); fn != nil && fn.Blocks != nil && fn.Pkg == r.pkg {
 		tg.Fn = fn
 	}

@@ -2,7 +2,10 @@
 // package of the module. Every implementation in sight of Store.Get reads memory: the root it is
 // given loses nothing. The generated mocks of the interface, which the package's tests import,
 // answer what a test programmed and are no implementation a production call reaches; a
-// hand-written second implementation that waits on its ctx is one.
+// hand-written second implementation that waits on its ctx is one. Leaving mocks out only ever
+// makes the rule more silent: through an interface whose every production implementation drops
+// the ctx but whose mock passes it on (Cleaner), no drop is reported; through the same shape
+// with no mock (Pruner), one is.
 package mocked
 
 import (
@@ -33,8 +36,10 @@ func (s waiting) Load(ctx context.Context, id string) (string, error) {
 
 type Server struct {
 	catalogpb.UnimplementedCatalogServer
-	store repodb.Store
-	src   source
+	store  repodb.Store
+	src    source
+	clean  repodb.Cleaner
+	prunes repodb.Pruner
 }
 
 func NewServer(s repodb.Store) *Server { return &Server{store: s, src: memory{}} }
@@ -45,12 +50,12 @@ func (s *Server) cached(id string) (*repodb.Item, error) {
 }
 
 // remote asks the store's backend with a root.
-func (s *Server) remote(id string) (*repodb.Item, error) { // want remote:"drops ctx: context.TODO\\(\\) at .*/mocked.go:49"
+func (s *Server) remote(id string) (*repodb.Item, error) { // want remote:"drops ctx: context.TODO\\(\\) at .*/mocked.go:54"
 	return s.store.Fetch(context.TODO(), id)
 }
 
 // loaded goes through an interface with a second implementation that waits on its ctx.
-func (s *Server) loaded(id string) (string, error) { // want loaded:"drops ctx: context.Background\\(\\) at .*/mocked.go:54"
+func (s *Server) loaded(id string) (string, error) { // want loaded:"drops ctx: context.Background\\(\\) at .*/mocked.go:59"
 	return s.src.Load(context.Background(), id)
 }
 
@@ -60,6 +65,12 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 		return nil, err
 	}
 	if _, err := s.remote(it.ID); err != nil { // want `mocked\.Server\.remote, called in handler Server\.GetItem, works with context\.TODO\(\)`
+		return nil, err
+	}
+	if err := s.clean.Clean(ctx, it.ID); err != nil { // its mock passes the ctx on: silent
+		return nil, err
+	}
+	if err := s.prunes.Prune(ctx, it.ID); err != nil { // want `\(repodb\.remover\)\.Prune, called in handler Server\.GetItem, works with context\.Background\(\)`
 		return nil, err
 	}
 	if _, err := s.loaded(it.ID); err != nil { // want `mocked\.Server\.loaded, called in handler Server\.GetItem, works with context\.Background\(\)`
