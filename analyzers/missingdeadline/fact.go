@@ -2,6 +2,7 @@ package missingdeadline
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -24,16 +25,22 @@ func (f *needsDeadline) String() string {
 	return fmt.Sprintf("needsDeadline(%d: %s)", f.Param, f.Path)
 }
 
-// defaultingConn is the object fact of a function whose first result is, on every path that
-// returns one, a gRPC connection (or a client on one) with a unary interceptor that sets a
-// default deadline: a company's transport.Dial helper. Calls through what it returns are exempt
-// in other packages too.
-type defaultingConn struct{}
+// defaultingConn is the object fact of a function some of whose results are, on every path
+// that returns one, a gRPC connection (or a client on one) with a unary interceptor that sets a
+// default deadline: a company's transport.Dial helper, or a client set's method returning
+// (io.Closer, pb.RepoClient, error). Calls through what it returns are exempt in other packages
+// too, also through an interface whose every implementation in sight has the fact.
+type defaultingConn struct {
+	Results []int // the indices of those results
+}
 
 // AFact marks defaultingConn as an analysis fact.
 func (*defaultingConn) AFact() {}
 
-func (*defaultingConn) String() string { return "defaultingConn" }
+func (f *defaultingConn) String() string { return fmt.Sprintf("defaultingConn%v", f.Results) }
+
+// has reports whether result idx is one of f's.
+func (f *defaultingConn) has(idx int) bool { return slices.Contains(f.Results, idx) }
 
 // defaultingInterceptor is the object fact of a unary client interceptor that sets a default
 // deadline, or of a function returning one (clientx.DefaultDeadline(d)): a connection built

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/deadlinelint/deadlinelint/internal/callees"
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
@@ -19,8 +20,10 @@ import (
 // call into another package other than a client constructor) makes the answer false.
 type defaults struct {
 	pass    *analysis.Pass
+	res     *ctxssa.Result
 	info    *ctxssa.Info
-	vf      *valueflow.Flow // the package's value flow (valueflow), made on first use
+	vf      *valueflow.Flow   // the package's value flow (valueflow), made on first use
+	targets *callees.Resolver // the implementations of interface methods, made on first use
 	setsDDL map[*ssa.Function]bool
 }
 
@@ -32,8 +35,8 @@ func (d *defaults) flow() *valueflow.Flow {
 	return d.vf
 }
 
-func newDefaults(pass *analysis.Pass, info *ctxssa.Info) *defaults {
-	return &defaults{pass: pass, info: info, setsDDL: make(map[*ssa.Function]bool)}
+func newDefaults(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info) *defaults {
+	return &defaults{pass: pass, res: res, info: info, setsDDL: make(map[*ssa.Function]bool)}
 }
 
 // exempt reports whether the client or connection v comes from a connection with a
@@ -46,17 +49,27 @@ func (d *defaults) exempt(v ssa.Value) bool {
 	return t.conn(v) && t.found
 }
 
-// exportFacts exports a defaultingConn fact for each exported function of the package whose
-// first result is always a connection, or a client on one, with a defaulting interceptor.
+// exportFacts exports a defaultingConn fact for each exported function or method of the package
+// some of whose results are always a connection, or a client on one, with a defaulting
+// interceptor.
 func (d *defaults) exportFacts() {
 	for _, fn := range d.info.Funcs {
 		obj, ok := fn.Object().(*types.Func)
 		if !ok || !obj.Exported() || obj.Pkg() != d.pass.Pkg || fn.Signature.Results().Len() == 0 {
 			continue
 		}
-		t := &tracer{d: d}
-		if t.all(valueflow.Returned(fn, 0), t.conn) && t.found {
-			d.pass.ExportObjectFact(obj, new(defaultingConn))
+		var f defaultingConn
+		for i := range fn.Signature.Results().Len() {
+			if typesutil.IsError(fn.Signature.Results().At(i).Type()) {
+				continue
+			}
+			t := &tracer{d: d}
+			if t.all(valueflow.Returned(fn, i), t.conn) && t.found {
+				f.Results = append(f.Results, i)
+			}
+		}
+		if len(f.Results) > 0 {
+			d.pass.ExportObjectFact(obj, &f)
 		}
 		if takesInvoker(fn.Signature) && d.setsDefault(fn) || returnsInterceptor(fn.Signature) && d.defaultingResults(fn, 0) {
 			d.pass.ExportObjectFact(obj, new(defaultingInterceptor))
@@ -77,7 +90,13 @@ func (t *tracer) conn(v ssa.Value) bool {
 	if t.depth > maxDepth {
 		return false
 	}
-	return t.d.flow().Each(v, valueflow.Strict, func(x ssa.Value) bool {
+	// A dial and a client constructor are leaves, followed by result: a generated NewXxxClient
+	// of this package is not followed into (its &xxxClient{cc} says nothing of cc).
+	stop := func(c *ssa.Call) bool {
+		fn := ctxorigin.Callee(c.Common())
+		return fn != nil && (isDial(fn) || connArg(c.Common()) != nil)
+	}
+	return t.d.flow().EachUntil(v, valueflow.Strict, stop, func(x ssa.Value) bool {
 		switch x := x.(type) {
 		case *ssa.Const:
 			return x.IsNil()
@@ -104,13 +123,16 @@ func (t *tracer) all(vs []ssa.Value, f func(ssa.Value) bool) bool {
 
 // result follows result idx of a call the value flow does not see into:
 // grpc.NewClient/Dial/DialContext are the connection (checked for a defaulting interceptor), a
-// generated NewXxxClient(cc) is its cc argument, and a function of another package is known by
-// its defaultingConn fact.
+// generated NewXxxClient(cc) is its cc argument, a function of another package is known by its
+// defaultingConn fact, and an interface method by every implementation in sight.
 func (t *tracer) result(call *ssa.Call, idx int) bool {
 	common := call.Common()
 	fn := ctxorigin.Callee(common)
-	if fn == nil || common.IsInvoke() {
+	if fn == nil {
 		return false
+	}
+	if common.IsInvoke() {
+		return t.implementations(common, idx)
 	}
 	if isDial(fn) {
 		if last := len(common.Args) - 1; idx == 0 && last >= 0 && t.hasDefaultingInterceptor(common.Args[last]) {
@@ -119,7 +141,7 @@ func (t *tracer) result(call *ssa.Call, idx int) bool {
 		}
 		return false
 	}
-	if idx == 0 && fn.Pkg() != t.d.pass.Pkg && t.d.pass.ImportObjectFact(fn.Origin(), new(defaultingConn)) {
+	if fn.Pkg() != t.d.pass.Pkg && t.d.importedConn(fn, idx) {
 		t.found = true
 		return true
 	}
@@ -129,6 +151,40 @@ func (t *tracer) result(call *ssa.Call, idx int) bool {
 		return t.conn(cc)
 	}
 	return false
+}
+
+// implementations reports whether result idx of the interface call is a defaulting
+// connection, or a client on one, whatever implementation in sight it reaches (a client set's
+// NewRepoServerClient() behind its interface): each is followed in this package, or known by
+// its fact in another. None in sight, and the call may return anything.
+func (t *tracer) implementations(common *ssa.CallCommon, idx int) bool {
+	if t.d.targets == nil {
+		t.d.targets = t.d.res.NewCallees()
+	}
+	targets := callees.Production(t.d.targets.Targets(common))
+	for _, tg := range targets {
+		switch {
+		case tg.Fn != nil:
+			t.depth++
+			ok := t.depth <= maxDepth && t.all(valueflow.Returned(tg.Fn, idx), t.conn)
+			t.depth--
+			if !ok {
+				return false
+			}
+		case tg.Obj != nil && tg.Obj.Pkg() != t.d.pass.Pkg && t.d.importedConn(tg.Obj, idx):
+			t.found = true
+		default:
+			return false
+		}
+	}
+	return len(targets) > 0
+}
+
+// importedConn reports whether fn, of another package, is known by its fact to return a
+// defaulting connection, or a client on one, as its result idx.
+func (d *defaults) importedConn(fn *types.Func, idx int) bool {
+	var f defaultingConn
+	return d.pass.ImportObjectFact(fn.Origin(), &f) && f.has(idx)
 }
 
 // isDial reports whether fn creates a *grpc.ClientConn from dial options.

@@ -203,7 +203,7 @@ type need struct {
 func newChecker(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info) *checker {
 	c := &checker{
 		pass: pass, res: res, info: info,
-		defaults: newDefaults(pass, info),
+		defaults: newDefaults(pass, res, info),
 		owned:    make(map[*ssa.Function]bool),
 		callers:  make(map[*ssa.Function][]*site),
 		needs:    make(map[*ssa.Function]*need),
