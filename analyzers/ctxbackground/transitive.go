@@ -2,6 +2,7 @@ package ctxbackground
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -32,6 +33,28 @@ type dropsCtx struct {
 type RootUse struct {
 	Root string // the root context, as "context.Background() at /path/file.go:12"
 	Via  string // the chain of calls leading to it from the function, "" if it is there
+	// Needs are the values of the function's bool parameters under which the work is reached
+	// (if !ensureInit { return nil } … load()): a call passing another constant for one of
+	// them does not reach it. None: on any call.
+	Needs []Need
+}
+
+// A Need is a value a bool parameter must have: Param indexes the SSA parameters (the receiver
+// of a method first), as it does a static call's arguments.
+type Need struct {
+	Param int
+	Value bool
+}
+
+func (u RootUse) String() string {
+	s := u.Root
+	if u.Via != "" {
+		s = u.Via + ": " + s
+	}
+	for _, n := range u.Needs {
+		s += fmt.Sprintf(" if param %d is %t", n.Param, n.Value)
+	}
+	return s
 }
 
 // AFact marks dropsCtx as an analysis fact.
@@ -40,11 +63,7 @@ func (*dropsCtx) AFact() {}
 func (f *dropsCtx) String() string {
 	var parts []string
 	for _, r := range f.Roots {
-		if r.Via == "" {
-			parts = append(parts, r.Root)
-		} else {
-			parts = append(parts, r.Via+": "+r.Root)
-		}
+		parts = append(parts, r.String())
 	}
 	return "drops ctx: " + strings.Join(parts, "; ")
 }
@@ -92,28 +111,121 @@ func (dr *drop) fact() *dropsCtx {
 	return f
 }
 
-// addVia adds the roots of a callee's drop, reached through the callee called name.
-func (dr *drop) addVia(name string, cd *drop) {
+// addVia adds the roots of a callee's drop, reached through the callee called name, under the
+// caller's needs (the branch of its own bool parameters the call is in).
+func (dr *drop) addVia(name string, cd *drop, needs []Need) {
 	for _, r := range cd.roots {
 		via := name
 		if r.Via != "" {
 			via += " → " + r.Via
 		}
-		dr.add(root{RootUse{Root: r.Root, Via: via}, r.pos})
+		dr.add(root{RootUse{Root: r.Root, Via: via, Needs: append(slices.Clip(needs), r.Needs...)}, r.pos})
 	}
 }
 
 // add appends r unless a root of the same name is there already.
 func (dr *drop) add(r root) { dr.roots = addRoot(dr.roots, r) }
 
-// addRoot returns roots with r appended, unless a root of the same name is there already.
+// addRoot returns roots with r appended, unless a root of the same name is there already; then
+// that root is reached under the needs both share (none, when they differ).
 func addRoot(roots []root, r root) []root {
-	for _, have := range roots {
+	for i, have := range roots {
 		if have.Root == r.Root {
+			if !slices.Equal(have.Needs, r.Needs) {
+				roots[i].Needs = nil
+			}
 			return roots
 		}
 	}
 	return append(roots, r)
+}
+
+// reachedBy returns the roots of dr a static call in caller with arguments args reaches: those
+// whose needs no constant argument contradicts. A call passing false for the ensureInit a load
+// needs does not reach the load's root; one passing its own bool parameter on reaches it under
+// the same need of that parameter; any other argument, on any call.
+func (dr *drop) reachedBy(args []ssa.Value, caller *ssa.Function) *drop {
+	out := new(drop)
+	for _, r := range dr.roots {
+		if contradicted(r.Needs, args) {
+			continue
+		}
+		var needs []Need
+		for _, n := range r.Needs {
+			if n.Param < len(args) {
+				if p, ok := args[n.Param].(*ssa.Parameter); ok && p.Parent() == caller {
+					needs = append(needs, Need{Param: slices.Index(caller.Params, p), Value: n.Value})
+				}
+			}
+		}
+		r.Needs = needs
+		out.add(r)
+	}
+	if len(out.roots) == 0 {
+		return nil
+	}
+	return out
+}
+
+// isWrapper reports whether fn is a synthetic wrapper (a bound method value, a thunk, a
+// promoted method's wrapper), whose parameters are not those of the function it calls.
+func isWrapper(fn *ssa.Function) bool {
+	return strings.Contains(fn.Synthetic, "wrapper") || strings.HasPrefix(fn.Synthetic, "thunk")
+}
+
+// contradicted reports whether a constant argument gives one of the needed parameters the
+// other value.
+func contradicted(needs []Need, args []ssa.Value) bool {
+	for _, n := range needs {
+		if n.Param >= len(args) {
+			continue
+		}
+		if c, ok := args[n.Param].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value) != n.Value {
+			return true
+		}
+	}
+	return false
+}
+
+// needsAt returns the values of fn's bool parameters under which instr, in fn's own body (not a
+// literal's), runs: for each branch on a parameter (if p { … }, if !p { return }) whose one
+// successor alone leads to it.
+func needsAt(fn *ssa.Function, instr ssa.Instruction) []Need {
+	b := instr.Block()
+	if b == nil || instr.Parent() != fn {
+		return nil
+	}
+	var out []Need
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		k, negated := boolParam(fn, cond.Cond)
+		if k < 0 {
+			continue
+		}
+		for succ := range 2 {
+			if ctxorigin.OnlyVia(d, succ, b) {
+				out = append(out, Need{Param: k, Value: (succ == 0) != negated})
+			}
+		}
+	}
+	return out
+}
+
+// boolParam returns the index of the bool parameter of fn the condition is, or its negation;
+// -1 when it is neither.
+func boolParam(fn *ssa.Function, v ssa.Value) (k int, negated bool) {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.NOT {
+		k, negated = boolParam(fn, u.X)
+		return k, !negated
+	}
+	p, ok := v.(*ssa.Parameter)
+	if !ok {
+		return -1, false
+	}
+	return slices.Index(fn.Params, p), false
 }
 
 // dropper summarises the functions of one package and checks its request scopes' calls.
@@ -296,6 +408,7 @@ func (d *dropper) ownRoots(fn *ssa.Function, dr *drop) {
 					continue // a root an RPC outside a request scope waits on forever is missingdeadline's: one root, one rule
 				}
 				if r, ok := d.rootOf(o); ok {
+					r.Needs = needsAt(fn, s.Instr)
 					dr.add(r)
 				}
 			}
@@ -339,11 +452,12 @@ func (d *dropper) viaCallees(fn *ssa.Function, dr *drop) {
 				if !ok || !onBehalf(call) {
 					continue
 				}
-				if name, cd := d.calleeDrop(call.Common()); cd != nil {
-					dr.addVia(name, cd)
+				needs := needsAt(fn, call)
+				if name, cd := d.calleeDrop(call); cd != nil {
+					dr.addVia(name, cd, needs)
 				}
 				if name, cd := d.callbackDrop(call.Common()); cd != nil {
-					dr.addVia(name, cd)
+					dr.addVia(name, cd, needs)
 				}
 			}
 		}
@@ -377,7 +491,8 @@ func (d *dropper) callbackDrop(common *ssa.CallCommon) (string, *drop) {
 // (first) target that drops it. An interface call drops only when every implementation it can
 // reach drops — the service's own client adapters aside: one implementation that passes the
 // ctx on means the handler's call may well keep its deadline.
-func (d *dropper) calleeDrop(common *ssa.CallCommon) (string, *drop) {
+func (d *dropper) calleeDrop(call ssa.CallInstruction) (string, *drop) {
+	common := call.Common()
 	targets := d.targets.Targets(common)
 	var name string
 	var out *drop
@@ -405,6 +520,15 @@ func (d *dropper) calleeDrop(common *ssa.CallCommon) (string, *drop) {
 		}
 		for _, r := range fd.roots {
 			out.add(r)
+		}
+	}
+	if out != nil {
+		var args []ssa.Value // a static call's arguments index its callee's parameters (a wrapper's do not)
+		if callee := common.StaticCallee(); callee != nil && !isWrapper(callee) {
+			args = common.Args
+		}
+		if out = out.reachedBy(args, call.Parent()); out == nil {
+			return "", nil
 		}
 	}
 	return name, out
@@ -585,7 +709,7 @@ func (d *dropper) droppingCalls(sc *scope.Scope, fn *ssa.Function) []*candidate 
 			if ctxorigin.FirstUseOfServer(call) {
 				continue // only on the first use of shared state the handler then sets: kept for every later request
 			}
-			name, dr := d.calleeDrop(call.Common())
+			name, dr := d.calleeDrop(call)
 			if cbName, cd := d.callbackDrop(call.Common()); cd != nil {
 				if dr == nil {
 					name, dr = cbName, new(drop)

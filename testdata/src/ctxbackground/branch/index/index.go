@@ -1,0 +1,53 @@
+// Package index keeps shards, loading one with a root of its own only when asked to: GetShard
+// passes ensureInit=false, so the load is never reached through it; GetOrInit passes true.
+package index
+
+import (
+	"context"
+	"os/exec"
+)
+
+type Shard struct{ name string }
+
+type Index struct{ shards map[string]*Shard }
+
+// GetShard returns a loaded shard, or nil: it never loads one.
+func (i *Index) GetShard(ctx context.Context, name string) *Shard {
+	return i.getOpt(ctx, name, false)
+}
+
+// GetOrInit loads the shard when it is not loaded yet.
+func (i *Index) GetOrInit(ctx context.Context, name string) *Shard { // want GetOrInit:"drops ctx: index.Index.getOpt → index.Index.load: context.Background\\(\\)"
+	return i.getOpt(ctx, name, true)
+}
+
+// GetOpt leaves the choice to its caller.
+func (i *Index) GetOpt(ctx context.Context, name string, ensureInit bool) *Shard { // want GetOpt:"drops ctx: .*context.Background\\(\\) at .*index.go:\\d+ if param 3 is true"
+	return i.getOpt(ctx, name, ensureInit)
+}
+
+// Find loads the shard only when ensureInit is false: the test the other way round.
+func (i *Index) Find(ctx context.Context, name string, cached bool) *Shard { // want Find:"drops ctx: .* if param 3 is false"
+	if cached {
+		return i.shards[name]
+	}
+	return i.load(name)
+}
+
+func (i *Index) getOpt(ctx context.Context, name string, ensureInit bool) *Shard { // want getOpt:"drops ctx: .* if param 3 is true"
+	if s := i.shards[name]; s != nil {
+		return s
+	}
+	if !ensureInit {
+		return nil
+	}
+	return i.load(name)
+}
+
+// load reads the shard from disk with a root: no ctx to pass.
+func (i *Index) load(name string) *Shard { // want load:"drops ctx: context.Background"
+	_ = exec.CommandContext(context.Background(), "load-shard", name).Run()
+	s := &Shard{name: name}
+	i.shards[name] = s
+	return s
+}
