@@ -480,6 +480,7 @@ func (d *dropper) callbackDrop(common *ssa.CallCommon) (string, *drop) {
 				name, out = targetName(t), new(drop)
 			}
 			for _, r := range cd.roots {
+				r.Needs = nil // the callback's parameters, not the call's arguments: reached on any call
 				out.add(r)
 			}
 		}
