@@ -25,7 +25,8 @@
 // the root is its lifetime, which the request ctx would end), and a root created in a
 // function that sync.Once.Do, sync.OnceFunc, OnceValue or OnceValues runs — a one-time
 // initialisation of shared state, which must not fail for every later request because the
-// request that triggered it was cancelled.
+// request that triggered it was cancelled; nor is work in the handler's branch on a field of
+// the server that the handler then sets (if s.toolVersion == "" { s.toolVersion = tool.Version() }).
 //
 // Real services rarely call Background in the handler itself: they call a helper, a
 // repository or a client wrapper that does. Through facts, a function that runs ctx-taking
@@ -42,7 +43,11 @@
 // function this package handed to the constructor that stored it (cache.New(s.fetch)), known
 // through facts; where the candidates are not known, nothing is reported. An interface call drops only when no
 // implementation passes its ctx on (one that ignores its ctx is neutral; the service's own
-// gRPC client adapter and types of _test.go files are no candidates).
+// gRPC client adapter and types of _test.go files are no candidates; a generated mock, testify
+// or gomock, still counts as one that passes its ctx on), and a root handed to an interface
+// call whose every production implementation ignores its ctx loses nothing. A root reached only
+// on a branch of a bool parameter (if !ensureInit { return nil } … load) is not reached by a
+// call passing the other constant.
 //
 // A transitive report claims the handler's deadline is lost in work done for it. The chain
 // therefore stops at work that is not: a goroutine a callee starts (its lifetime is its own), a
