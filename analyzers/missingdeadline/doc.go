@@ -61,8 +61,10 @@
 //     value is computed — locals, phis, struct fields and globals assigned in the package,
 //     functions of the package returning it, generated NewXxxClient(cc) constructors, and
 //     functions of other packages of the module that always return such a connection or a
-//     client on one (a shared transport.Dial helper; known through a fact) — must lead to such
-//     a connection;
+//     client on one, as any of their results (a shared transport.Dial helper, a client set's
+//     NewRepoServerClient() (io.Closer, RepoServerServiceClient, error); known through a fact),
+//     also through an interface method whose every implementation in sight does (generated
+//     mocks left out) — must lead to such a connection;
 //   - the same default written inline: a ctx that reaches the call both with and without a
 //     deadline, in a function that (itself, a function enclosing it, or a ctx-returning helper
 //     of the package it calls) calls Deadline() on a ctx —
