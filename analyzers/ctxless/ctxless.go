@@ -89,7 +89,7 @@ func (c *checker) adviceFor(fn *types.Func) *advice {
 	}
 	adv := lookupKnown(fn)
 	if adv == nil {
-		if twin, exact := genericTwin(fn); twin != nil {
+		if twin, exact := genericTwin(fn, c.res.InterfaceNoWork); twin != nil {
 			a := twinOf(twin.Name(), "", twin.Name(), "")
 			if !exact {
 				a.edit = nil // its callback takes a ctx too: no mechanical rewrite

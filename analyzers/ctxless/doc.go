@@ -23,7 +23,10 @@
 //     delay, is deliberate, and a loop whose every turn calls ctx.Err() or waits on ctx.Done()
 //     stops at its next turn;
 //   - any method M whose receiver also has MContext taking a ctx followed by M's parameters
-//     and returning M's results: drivers, clients and the module's own APIs alike.
+//     and returning M's results: drivers, clients and the module's own APIs alike — unless
+//     MContext only reads values from its ctx (slog's InfoContext; for an interface, every
+//     implementation in sight does so or never refers to it: a logger interface's
+//     DebugContext attaching the trace).
 //
 // For example:
 //

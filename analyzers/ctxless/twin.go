@@ -17,9 +17,10 @@ const twinSuffix = "Context"
 // takes none in M (Retry(func() error) and RetryContext(ctx, func(ctx) error)), and MContext
 // may return an error more (Wait() and WaitContext(ctx) error); exact is false then, and the
 // rewrite is not mechanical. It returns nil otherwise, and when MContext only
-// reads values out of its ctx (slog's Logger.Info and InfoContext): such a call has no
-// deadline to lose.
-func genericTwin(m *types.Func) (twin *types.Func, exact bool) {
+// reads values out of its ctx (slog's Logger.Info and InfoContext; noWork: an interface's
+// MContext every implementation of which does so, a logger interface's DebugContext): such a
+// call has no deadline to lose.
+func genericTwin(m *types.Func, noWork func(*types.Func) bool) (twin *types.Func, exact bool) {
 	sig := m.Signature()
 	recv := sig.Recv()
 	if recv == nil || typesutil.CtxParamIndex(sig) >= 0 {
@@ -27,7 +28,7 @@ func genericTwin(m *types.Func) (twin *types.Func, exact bool) {
 	}
 	obj, _, _ := types.LookupFieldOrMethod(recv.Type(), true, m.Pkg(), m.Name()+twinSuffix)
 	twin, ok := obj.(*types.Func)
-	if !ok || ctxorigin.IsReader(twin) {
+	if !ok || ctxorigin.IsReader(twin) || noWork(twin) {
 		return nil, false
 	}
 	ok, exact = isTwinSignature(sig, twin.Signature())

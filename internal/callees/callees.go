@@ -272,6 +272,11 @@ func (r *Resolver) target(fn *ssa.Function) Target {
 	return t
 }
 
+// Implementations returns the concrete methods implementing the interface method m, of an
+// interface of the user's code, among the named types the package can see (generated mocks
+// marked Double).
+func (r *Resolver) Implementations(m *types.Func) []Target { return r.implementations(m) }
+
 // implementations returns the concrete methods implementing the interface method m among the
 // named types of the package and of every package it imports, directly or not.
 func (r *Resolver) implementations(m *types.Func) []Target {

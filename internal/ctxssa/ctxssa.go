@@ -503,11 +503,13 @@ func exportIgnoring(pass *analysis.Pass) map[types.Object]bool {
 // exports the fact without Reads for each function that never refers to its ctx, or hands it
 // only to such functions and readers. It is a syntactic test, cheap enough for every
 // dependency; SSA is built only for the user's code.
+// A decl is a function declaration of the package and its object.
+type decl struct {
+	fd  *ast.FuncDecl
+	obj *types.Func
+}
+
 func exportReaders(pass *analysis.Pass) {
-	type decl struct {
-		fd  *ast.FuncDecl
-		obj *types.Func
-	}
 	var decls []decl
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -569,6 +571,69 @@ func exportReaders(pass *analysis.Pass) {
 			pass.ExportObjectFact(d.obj, &ignoresCtx{Reads: readers[d.obj]})
 		}
 	}
+	exportInterfaceReaders(pass, decls, isIdle)
+}
+
+// exportInterfaceReaders exports an ignoresCtx fact for each ctx-taking method of an interface
+// the package declares whose every implementation the package declares (one at least) only
+// reads values from its ctx or never refers to it — a logger's DebugContext: a wrapper attaching
+// the trace, a no-op, and a fan-out calling the same method of the interface, which counts as
+// doing no work while the method is judged. An implementation elsewhere is out of sight of a
+// library's own package; one of the user's code is judged where it is in sight
+// (Result.InterfaceNoWork).
+func exportInterfaceReaders(pass *analysis.Pass, decls []decl, idle func(*types.Func) bool) {
+	byObj := make(map[*types.Func]*ast.FuncDecl)
+	for _, d := range decls {
+		byObj[d.obj] = d.fd
+	}
+	scope := pass.Pkg.Scope()
+	var concrete []types.Type
+	for _, name := range scope.Names() {
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() && !types.IsInterface(tn.Type()) {
+			concrete = append(concrete, tn.Type())
+		}
+	}
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		iface, ok := tn.Type().Underlying().(*types.Interface)
+		if !ok {
+			continue
+		}
+		for i := range iface.NumMethods() {
+			m := iface.Method(i)
+			if m.Pkg() != pass.Pkg || typesutil.CtxParamIndex(m.Signature()) < 0 {
+				continue
+			}
+			if implsDoNoWork(pass, m, iface, concrete, byObj, idle) {
+				pass.ExportObjectFact(m, &ignoresCtx{Reads: true})
+			}
+		}
+	}
+}
+
+// implsDoNoWork reports whether every concrete type of concrete implementing iface has a method
+// m of the package that does no work with its ctx (idle), a call of m itself counting as none.
+func implsDoNoWork(pass *analysis.Pass, m *types.Func, iface *types.Interface, concrete []types.Type, byObj map[*types.Func]*ast.FuncDecl, idle func(*types.Func) bool) bool {
+	found := 0
+	for _, t := range concrete {
+		if !types.Implements(t, iface) && !types.Implements(types.NewPointer(t), iface) {
+			continue
+		}
+		obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
+		impl, ok := obj.(*types.Func)
+		fd := byObj[impl]
+		if !ok || fd == nil {
+			return false // promoted from another package, or no body here: out of sight
+		}
+		if ok, _ := ctxUses(pass.TypesInfo, fd, func(fn *types.Func) bool { return fn == m || idle(fn) }); !ok {
+			return false
+		}
+		found++
+	}
+	return found > 0
 }
 
 // ctxUses reports whether every use of fd's ctx parameters reads values from it (ok): the

@@ -138,6 +138,40 @@ func (r *Result) OnlyMeasures(v ssa.Value) bool {
 	return ig.in(measures, func() bool { return ig.noWork(v, 0) })
 }
 
+// InterfaceNoWork reports whether m, a method of an interface, does no work with its ctx
+// whatever implementation a call of it reaches: for an interface of a dependency, by the fact its
+// package exports (every implementation it declares only reads values from the ctx or never
+// refers to it: a logger's DebugContext attaching the trace); for one of the user's code, every
+// implementation in sight (generated mocks left out) does no work with it. None in sight, and a
+// call may do anything.
+func (r *Result) InterfaceNoWork(m *types.Func) bool {
+	recv := m.Signature().Recv()
+	if recv == nil || !types.IsInterface(recv.Type()) {
+		return false
+	}
+	if m.Pkg() != r.pass.Pkg && r.pass.ImportObjectFact(m, new(ignoresCtx)) {
+		return true
+	}
+	r.igMu.Lock()
+	defer r.igMu.Unlock()
+	ig := r.ignorer()
+	if ig.targets == nil {
+		ig.targets = r.NewCallees()
+	}
+	targets := callees.Production(ig.targets.Implementations(m))
+	for _, t := range targets {
+		switch {
+		case t.Fn != nil:
+			if !ig.in(anyNoWork, func() bool { return ig.ignoresParams(t.Fn) }) {
+				return false
+			}
+		case t.Obj == nil || t.Obj.Pkg() == r.pass.Pkg || !r.pass.ImportObjectFact(t.Obj.Origin(), new(ignoresCtx)):
+			return false
+		}
+	}
+	return len(targets) > 0
+}
+
 // CallIgnoresCtx reports whether the call does no work with the ctx it is given: its callee
 // ignores its ctx (IgnoresCtx) or, for an interface call, every implementation in sight does
 // (an interface of the user's code whose one store reads an in-memory cache). No implementation
