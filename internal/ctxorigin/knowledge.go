@@ -180,6 +180,17 @@ var measurements = []reader{
 	{"go.opencensus.io/stats", "", "RecordWithOptions"},
 }
 
+// levelQueries ask a logger whether it would write a record at a level: the ctx lets a handler
+// read values to decide; nothing is written, waited for or recorded with it.
+var levelQueries = []reader{
+	{"log/slog", "Logger", "Enabled"},
+	{"log/slog", "Handler", "Enabled"},
+	{"go.opentelemetry.io/otel/log", "Logger", "Enabled"},
+}
+
+// IsLevelQuery reports whether fn asks a logger whether a level is enabled.
+func IsLevelQuery(fn *types.Func) bool { return matches(fn, levelQueries) }
+
 // IsReader reports whether fn only reads from, logs with or measures with its ctx argument.
 func IsReader(fn *types.Func) bool { return matches(fn, readers) || IsMeasurement(fn) }
 

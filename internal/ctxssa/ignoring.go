@@ -128,9 +128,10 @@ func (ig *ignoring) paramNoWork(callee *types.Func, k, depth int) bool {
 }
 
 // OnlyMeasures reports whether the ctx value v, of a function of this package, is used only to
-// record metrics: handed to an instrument's Add or Record (ctxorigin.IsMeasurement), derived
-// into a ctx used so, or handed to functions of the user's code that refer to their ctx only to
-// do the same. A root context used so carries tags to a counter; no deadline is lost.
+// record metrics: handed to an instrument's Add or Record (ctxorigin.IsMeasurement) or to a
+// logger's level query (slog's Enabled: nothing is written with it), derived into a ctx used
+// so, or handed to functions of the user's code that refer to their ctx only to do the same. A
+// root context used so carries tags to a counter; no deadline is lost.
 func (r *Result) OnlyMeasures(v ssa.Value) bool {
 	r.igMu.Lock()
 	defer r.igMu.Unlock()
@@ -246,7 +247,7 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 		return false // a ctx used as the function called: not a ctx
 	}
 	callee := ctxorigin.Callee(common) // for a method of the ctx itself (ctx.Value), that method
-	if ig.mode == measures && ctxorigin.IsMeasurement(callee) || ig.mode != measures && ctxorigin.IsReader(callee) {
+	if ig.mode == measures && (ctxorigin.IsMeasurement(callee) || ctxorigin.IsLevelQuery(callee)) || ig.mode != measures && ctxorigin.IsReader(callee) {
 		return true
 	}
 	if _, static := common.Value.(*ssa.Function); static && callee != nil {

@@ -84,14 +84,17 @@ func (s *Server) count(ctx context.Context) { Inc(ctx, s.cache.hits) }
 func (s *Server) stash(ctx context.Context, v string) { s.cache.items[v] = v }
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
-	stats.Record(context.Background(), requests.M(1)) // a metric record with a root: silent
-	s.count(context.Background())                     // a helper that only records: silent
-	slog.InfoContext(context.TODO(), "get")           // want `context.TODO\(\) in handler Server.GetItem drops the caller's deadline`
-	s.stash(context.Background(), req.GetId())        // want `context.Background\(\) in handler Server.GetItem drops the caller's deadline`
-	v := s.cache.Get(req.GetId())                     // metrics only: silent
-	recordRequest()                                   // metrics only: silent
-	s.note()                                          // want `measure\.Server\.note, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
-	if err := s.audit(v); err != nil {                // want `measure\.Server\.audit, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
+	stats.Record(context.Background(), requests.M(1))                  // a metric record with a root: silent
+	s.count(context.Background())                                      // a helper that only records: silent
+	slog.InfoContext(context.TODO(), "get")                            // want `context.TODO\(\) in handler Server.GetItem drops the caller's deadline`
+	if slog.Default().Enabled(context.Background(), slog.LevelDebug) { // a level query with a root: silent
+		slog.Debug("get", "id", req.GetId())
+	}
+	s.stash(context.Background(), req.GetId()) // want `context.Background\(\) in handler Server.GetItem drops the caller's deadline`
+	v := s.cache.Get(req.GetId())              // metrics only: silent
+	recordRequest()                            // metrics only: silent
+	s.note()                                   // want `measure\.Server\.note, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
+	if err := s.audit(v); err != nil {         // want `measure\.Server\.audit, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 		return nil, err
 	}
 	return &catalogpb.Item{Id: v}, nil

@@ -38,7 +38,7 @@ func (wrapper) DebugContext(ctx context.Context, msg string, kv ...any) {
 
 type nop struct{}
 
-func (nop) Debug(string, ...any)                        {}
+func (nop) Debug(string, ...any)                         {}
 func (nop) DebugContext(context.Context, string, ...any) {}
 
 type multi struct{ ls []Logger }
