@@ -495,6 +495,12 @@ func exportIgnoring(pass *analysis.Pass) map[types.Object]bool {
 	return out
 }
 
+// A decl is a function declaration of the package and its object.
+type decl struct {
+	fd  *ast.FuncDecl
+	obj *types.Func
+}
+
 // exportReaders exports, for a package the user does not own, an ignoresCtx fact (Reads) for
 // each function whose ctx parameters are used only to read values from — ctx.Value(k), a
 // comparison with nil, or handing it to a function known to do the same (of this package, by
@@ -503,12 +509,6 @@ func exportIgnoring(pass *analysis.Pass) map[types.Object]bool {
 // exports the fact without Reads for each function that never refers to its ctx, or hands it
 // only to such functions and readers. It is a syntactic test, cheap enough for every
 // dependency; SSA is built only for the user's code.
-// A decl is a function declaration of the package and its object.
-type decl struct {
-	fd  *ast.FuncDecl
-	obj *types.Func
-}
-
 func exportReaders(pass *analysis.Pass) {
 	var decls []decl
 	for _, f := range pass.Files {

@@ -276,9 +276,8 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 
 // invokeNoWork reports whether every implementation an interface call may reach (of an
 // interface of the user's code, among the types the package can see: callees; generated mocks
-// left out) does no work
-// with its ctx — a package-level resolver whose implementations all read the ctx's values.
-// No implementation in sight, and the call may do anything.
+// left out) does no work with its ctx — a package-level resolver whose implementations all
+// read the ctx's values. No implementation in sight, and the call may do anything.
 func (ig *ignoring) invokeNoWork(common *ssa.CallCommon) bool {
 	if ig.targets == nil {
 		ig.targets = ig.res.NewCallees()
