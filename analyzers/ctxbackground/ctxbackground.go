@@ -128,13 +128,9 @@ func (d *dropper) startsOnly(s ctxorigin.Sink) bool {
 	if !s.Instr.Common().IsInvoke() {
 		return s.Func != nil && d.res.StartsOnly(s.Func)
 	}
-	targets := callees.Production(d.targets.Targets(s.Instr.Common()))
-	for _, t := range targets {
-		if t.Obj == nil || !d.res.StartsOnly(t.Obj) {
-			return false
-		}
-	}
-	return len(targets) > 0
+	return callees.EveryProduction(d.targets.Targets(s.Instr.Common()), func(t callees.Target) bool {
+		return t.Obj != nil && d.res.StartsOnly(t.Obj)
+	})
 }
 
 // rootCalls returns the calls to context.Background and context.TODO in fn's own body whose

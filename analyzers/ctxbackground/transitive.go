@@ -39,12 +39,9 @@ type RootUse struct {
 	Needs []Need
 }
 
-// A Need is a value a bool parameter must have: Param indexes the SSA parameters (the receiver
-// of a method first), as it does a static call's arguments.
-type Need struct {
-	Param int
-	Value bool
-}
+// A Need is a value a bool parameter must have (ctxorigin.ParamValue): Param indexes the SSA
+// parameters (the receiver of a method first), as it does a static call's arguments.
+type Need = ctxorigin.ParamValue
 
 func (u RootUse) String() string {
 	s := u.Root
@@ -185,47 +182,6 @@ func contradicted(needs []Need, args []ssa.Value) bool {
 		}
 	}
 	return false
-}
-
-// needsAt returns the values of fn's bool parameters under which instr, in fn's own body (not a
-// literal's), runs: for each branch on a parameter (if p { … }, if !p { return }) whose one
-// successor alone leads to it.
-func needsAt(fn *ssa.Function, instr ssa.Instruction) []Need {
-	b := instr.Block()
-	if b == nil || instr.Parent() != fn {
-		return nil
-	}
-	var out []Need
-	for d := b.Idom(); d != nil; d = d.Idom() {
-		cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		k, negated := boolParam(fn, cond.Cond)
-		if k < 0 {
-			continue
-		}
-		for succ := range 2 {
-			if ctxorigin.OnlyVia(d, succ, b) {
-				out = append(out, Need{Param: k, Value: (succ == 0) != negated})
-			}
-		}
-	}
-	return out
-}
-
-// boolParam returns the index of the bool parameter of fn the condition is, or its negation;
-// -1 when it is neither.
-func boolParam(fn *ssa.Function, v ssa.Value) (k int, negated bool) {
-	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.NOT {
-		k, negated = boolParam(fn, u.X)
-		return k, !negated
-	}
-	p, ok := v.(*ssa.Parameter)
-	if !ok {
-		return -1, false
-	}
-	return slices.Index(fn.Params, p), false
 }
 
 // dropper summarises the functions of one package and checks its request scopes' calls.
@@ -408,7 +364,7 @@ func (d *dropper) ownRoots(fn *ssa.Function, dr *drop) {
 					continue // a root an RPC outside a request scope waits on forever is missingdeadline's: one root, one rule
 				}
 				if r, ok := d.rootOf(o); ok {
-					r.Needs = needsAt(fn, s.Instr)
+					r.Needs = ctxorigin.ParamValuesAt(fn, s.Instr)
 					dr.add(r)
 				}
 			}
@@ -452,7 +408,7 @@ func (d *dropper) viaCallees(fn *ssa.Function, dr *drop) {
 				if !ok || !onBehalf(call) {
 					continue
 				}
-				needs := needsAt(fn, call)
+				needs := ctxorigin.ParamValuesAt(fn, call)
 				if name, cd := d.calleeDrop(call); cd != nil {
 					dr.addVia(name, cd, needs)
 				}

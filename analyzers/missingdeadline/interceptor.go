@@ -161,23 +161,18 @@ func (t *tracer) implementations(common *ssa.CallCommon, idx int) bool {
 	if t.d.targets == nil {
 		t.d.targets = t.d.res.NewCallees()
 	}
-	targets := callees.Production(t.d.targets.Targets(common))
-	for _, tg := range targets {
+	return callees.EveryProduction(t.d.targets.Targets(common), func(tg callees.Target) bool {
 		switch {
 		case tg.Fn != nil:
 			t.depth++
-			ok := t.depth <= maxDepth && t.all(valueflow.Returned(tg.Fn, idx), t.conn)
-			t.depth--
-			if !ok {
-				return false
-			}
+			defer func() { t.depth-- }()
+			return t.depth <= maxDepth && t.all(valueflow.Returned(tg.Fn, idx), t.conn)
 		case tg.Obj != nil && tg.Obj.Pkg() != t.d.pass.Pkg && t.d.importedConn(tg.Obj, idx):
 			t.found = true
-		default:
-			return false
+			return true
 		}
-	}
-	return len(targets) > 0
+		return false
+	})
 }
 
 // importedConn reports whether fn, of another package, is known by its fact to return a

@@ -37,21 +37,27 @@ type Target struct {
 	From   *types.Func
 	Result int
 	// Double is set for a method of a generated mock (typesutil.IsTestDouble), which no
-	// production call reaches. A rule may leave doubles out (Production) only to stay silent —
+	// production call reaches. A rule may leave doubles out (EveryProduction) only to stay silent —
 	// to find that every implementation does no work — never to report: a drop through an
 	// interface whose mock passes its ctx on stays unreported.
 	Double bool
 }
 
-// Production returns the targets that are not generated mocks.
-func Production(ts []Target) []Target {
-	var out []Target
+// EveryProduction reports whether ok holds for every target that is not a generated mock, and
+// there is one: "every implementation in sight" for a rule that stays silent when it holds.
+// No implementation in sight, and a call may do anything.
+func EveryProduction(ts []Target, ok func(Target) bool) bool {
+	n := 0
 	for _, t := range ts {
-		if !t.Double {
-			out = append(out, t)
+		if t.Double {
+			continue
 		}
+		if !ok(t) {
+			return false
+		}
+		n++
 	}
-	return out
+	return n > 0
 }
 
 // Resolver answers Targets for the calls of one package.
@@ -315,11 +321,8 @@ func (r *Resolver) implementers(iface *types.Interface) []types.Type {
 	}
 	var out []types.Type
 	for _, tn := range r.named {
-		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			if types.Implements(t, iface) {
-				out = append(out, t)
-				break
-			}
+		if t := implementing(tn.Type(), iface); t != nil {
+			out = append(out, t)
 		}
 	}
 	r.implsOf[iface] = out
@@ -331,6 +334,29 @@ func (r *Resolver) implementers(iface *types.Interface) []types.Type {
 // marked Double.)
 func inTestFile(fset *token.FileSet, tn *types.TypeName) bool {
 	return strings.HasSuffix(fset.Position(tn.Pos()).Filename, "_test.go")
+}
+
+// implementing returns t, or *t when only the pointer does, if it implements iface; or nil.
+func implementing(t types.Type, iface *types.Interface) types.Type {
+	for _, c := range []types.Type{t, types.NewPointer(t)} {
+		if types.Implements(c, iface) {
+			return c
+		}
+	}
+	return nil
+}
+
+// ImplementersIn returns the concrete types declared at package level in p (T, or *T when
+// only the pointer does) that implement iface: a library's own implementations of its
+// interface, as its package sees them.
+func ImplementersIn(p *types.Package, iface *types.Interface) []types.Type {
+	var out []types.Type
+	for _, tn := range concreteTypes(p) {
+		if t := implementing(tn.Type(), iface); t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // concreteByPkg caches concreteTypes per package: every package importing p asks again.

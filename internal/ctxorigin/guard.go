@@ -664,3 +664,51 @@ func sameBase(x, y ssa.Value) bool {
 	ly, ok2 := y.(*ssa.UnOp)
 	return ok1 && ok2 && lx.Op == token.MUL && ly.Op == token.MUL && lx.X == ly.X
 }
+
+// A ParamValue is a value a bool parameter of a function must have: Param indexes its SSA
+// parameters, the receiver of a method first.
+type ParamValue struct {
+	Param int
+	Value bool
+}
+
+// ParamValuesAt returns the values of fn's bool parameters under which instr, in fn's own body
+// (not a literal's), runs: for each branch on a parameter (if p { … }, if !p { return }) whose
+// one successor alone leads to it.
+func ParamValuesAt(fn *ssa.Function, instr ssa.Instruction) []ParamValue {
+	b := instr.Block()
+	if b == nil || instr.Parent() != fn {
+		return nil
+	}
+	var out []ParamValue
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		k, negated := boolParam(fn, cond.Cond)
+		if k < 0 {
+			continue
+		}
+		for succ := range 2 {
+			if OnlyVia(d, succ, b) {
+				out = append(out, ParamValue{Param: k, Value: (succ == 0) != negated})
+			}
+		}
+	}
+	return out
+}
+
+// boolParam returns the index of the bool parameter of fn the condition is, or its negation;
+// -1 when it is neither.
+func boolParam(fn *ssa.Function, v ssa.Value) (k int, negated bool) {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.NOT {
+		k, negated = boolParam(fn, u.X)
+		return k, !negated
+	}
+	p, ok := v.(*ssa.Parameter)
+	if !ok {
+		return -1, false
+	}
+	return slices.Index(fn.Params, p), false
+}

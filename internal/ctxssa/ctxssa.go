@@ -587,12 +587,6 @@ func exportInterfaceReaders(pass *analysis.Pass, decls []decl, idle func(*types.
 		byObj[d.obj] = d.fd
 	}
 	scope := pass.Pkg.Scope()
-	var concrete []types.Type
-	for _, name := range scope.Names() {
-		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() && !types.IsInterface(tn.Type()) {
-			concrete = append(concrete, tn.Type())
-		}
-	}
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
 		if !ok || tn.IsAlias() {
@@ -604,36 +598,28 @@ func exportInterfaceReaders(pass *analysis.Pass, decls []decl, idle func(*types.
 		}
 		for i := range iface.NumMethods() {
 			m := iface.Method(i)
-			if m.Pkg() != pass.Pkg || typesutil.CtxParamIndex(m.Signature()) < 0 {
-				continue
-			}
-			if implsDoNoWork(pass, m, iface, concrete, byObj, idle) {
+			if m.Pkg() == pass.Pkg && typesutil.CtxParamIndex(m.Signature()) >= 0 && implsDoNoWork(pass, m, callees.ImplementersIn(pass.Pkg, iface), byObj, idle) {
 				pass.ExportObjectFact(m, &ignoresCtx{Reads: true})
 			}
 		}
 	}
 }
 
-// implsDoNoWork reports whether every concrete type of concrete implementing iface has a method
-// m of the package that does no work with its ctx (idle), a call of m itself counting as none.
-func implsDoNoWork(pass *analysis.Pass, m *types.Func, iface *types.Interface, concrete []types.Type, byObj map[*types.Func]*ast.FuncDecl, idle func(*types.Func) bool) bool {
-	found := 0
-	for _, t := range concrete {
-		if !types.Implements(t, iface) && !types.Implements(types.NewPointer(t), iface) {
-			continue
-		}
+// implsDoNoWork reports whether each of impls (one at least) has a method m declared in the
+// package that does no work with its ctx (idle), a call of m itself counting as none.
+func implsDoNoWork(pass *analysis.Pass, m *types.Func, impls []types.Type, byObj map[*types.Func]*ast.FuncDecl, idle func(*types.Func) bool) bool {
+	for _, t := range impls {
 		obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
-		impl, ok := obj.(*types.Func)
+		impl, _ := obj.(*types.Func)
 		fd := byObj[impl]
-		if !ok || fd == nil {
+		if fd == nil {
 			return false // promoted from another package, or no body here: out of sight
 		}
 		if ok, _ := ctxUses(pass.TypesInfo, fd, func(fn *types.Func) bool { return fn == m || idle(fn) }); !ok {
 			return false
 		}
-		found++
 	}
-	return found > 0
+	return len(impls) > 0
 }
 
 // ctxUses reports whether every use of fd's ctx parameters reads values from it (ok): the

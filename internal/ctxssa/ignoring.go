@@ -156,21 +156,7 @@ func (r *Result) InterfaceNoWork(m *types.Func) bool {
 	r.igMu.Lock()
 	defer r.igMu.Unlock()
 	ig := r.ignorer()
-	if ig.targets == nil {
-		ig.targets = r.NewCallees()
-	}
-	targets := callees.Production(ig.targets.Implementations(m))
-	for _, t := range targets {
-		switch {
-		case t.Fn != nil:
-			if !ig.in(anyNoWork, func() bool { return ig.ignoresParams(t.Fn) }) {
-				return false
-			}
-		case t.Obj == nil || t.Obj.Pkg() == r.pass.Pkg || !r.pass.ImportObjectFact(t.Obj.Origin(), new(ignoresCtx)):
-			return false
-		}
-	}
-	return len(targets) > 0
+	return ig.in(anyNoWork, func() bool { return ig.targetsNoWork(ig.resolver().Implementations(m)) })
 }
 
 // CallIgnoresCtx reports whether the call does no work with the ctx it is given: its callee
@@ -279,21 +265,27 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 // left out) does no work with its ctx — a package-level resolver whose implementations all
 // read the ctx's values. No implementation in sight, and the call may do anything.
 func (ig *ignoring) invokeNoWork(common *ssa.CallCommon) bool {
+	return ig.targetsNoWork(ig.resolver().Targets(common))
+}
+
+// targetsNoWork reports whether every production target (generated mocks left out), of this
+// package by its body or of another by its fact, does no work with its ctx in the walker's
+// mode; none is not "every".
+func (ig *ignoring) targetsNoWork(ts []callees.Target) bool {
+	return callees.EveryProduction(ts, func(t callees.Target) bool {
+		if t.Fn != nil {
+			return ig.ignoresParams(t.Fn)
+		}
+		return t.Obj != nil && t.Obj.Pkg() != ig.pass.Pkg && ig.importedNoWork(t.Obj)
+	})
+}
+
+// resolver returns the walker's resolver of calls, made on first use.
+func (ig *ignoring) resolver() *callees.Resolver {
 	if ig.targets == nil {
 		ig.targets = ig.res.NewCallees()
 	}
-	targets := callees.Production(ig.targets.Targets(common))
-	for _, t := range targets {
-		switch {
-		case t.Fn != nil:
-			if !ig.ignoresParams(t.Fn) {
-				return false
-			}
-		case t.Obj == nil || t.Obj.Pkg() == ig.pass.Pkg || !ig.importedNoWork(t.Obj):
-			return false
-		}
-	}
-	return len(targets) > 0
+	return ig.targets
 }
 
 // importedNoWork reports whether fn, a function of another package, is known by its fact to do
