@@ -89,6 +89,17 @@ func buildTools(ctx context.Context, root, bin, corpusDir string, floorMode stri
 		}
 	}
 
+	tools = append(tools, tool{
+		key:  "c0",
+		name: "go vet's protocol floor: a vet tool that does nothing",
+		note: "go vet -vettool=floor: every package answered with empty facts and no findings, no file read, result cache missed on every run; the cost of the route (c) takes, before any analysis",
+		argv: []string{"go", "vet", "-vettool=" + floor},
+		env: func(run int) []string {
+			return []string{fmt.Sprintf("BENCH_VETFLOOR_NONCE=%d-%d", os.Getpid(), run)}
+		},
+		okExit: exitAtMost(0),
+	})
+
 	vet, err := vetWrapper(ctx, bin)
 	if err != nil {
 		return nil, nil, err

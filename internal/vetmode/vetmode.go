@@ -101,10 +101,11 @@ func skipDependency(args []string) (bool, error) {
 	}
 	var cfg struct {
 		ImportPath    string
+		Dir           string
+		ModulePath    string
 		ModuleVersion string
 		GoFiles       []string
 		ImportMap     map[string]string
-		Standard      map[string]bool
 		VetxOnly      bool
 		VetxOutput    string
 	}
@@ -123,16 +124,29 @@ func skipDependency(args []string) (bool, error) {
 	// A versioned module is known by its files only in the module cache: one a replace
 	// directive points at a directory is analysed, for the fact that says it is a dependency.
 	inCache := cfg.ModuleVersion != "" && len(cfg.GoFiles) > 0 && strings.Contains(filepath.ToSlash(cfg.GoFiles[0]), "/pkg/mod/")
-	if !inCache && !cfg.Standard[cfg.ImportPath] {
+	if !inCache && !standard(cfg.ModulePath, cfg.Dir) {
 		return false, nil
 	}
 	return true, os.WriteFile(cfg.VetxOutput, nil, 0o666)
 }
 
+// standard reports whether the package of a vet config is in the standard library: it has no
+// module and its directory is under GOROOT/src. The config's Standard map says so only of the
+// package's imports, never of the package itself; go vet sets GOROOT in the tool's environment.
+func standard(modulePath, dir string) bool {
+	goroot := os.Getenv("GOROOT")
+	if modulePath != "" || goroot == "" || dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(filepath.Join(goroot, "src"), dir)
+	return err == nil && rel != "." && filepath.IsLocal(rel)
+}
+
 // rewriteConfig rewrites the package config at the end of args, and reports whether nothing is
 // left to analyse (skipped):
-//   - with -test=false, without its _test.go files: an external test package, a test main, or a
-//     test variant asked only for facts is skipped;
+//   - with -test=false, without its _test.go files: an external test package or a test main
+//     is skipped. (A package recompiled for another's test, "q [p.test]", is not recognised:
+//     go vet gives it the same ID and files as q.)
 //   - with -ends (the standalone command), a package of the user's code asked only for its
 //     facts is analysed in full. go vet caches a package's output under a key that does not say
 //     whether it was asked only for facts, and replays that output to later runs that name the
@@ -160,12 +174,6 @@ func rewriteConfig(args []string) (skipped bool, err error) {
 	changed := false
 	vetxOnly, _ := cfg["VetxOnly"].(bool)
 	if noTests {
-		// A test variant asked only for its facts ("p [p.test]", which p's external test
-		// package imports): that package is left out, so nothing needs them.
-		id, _ := cfg["ID"].(string)
-		if vetxOnly && strings.HasSuffix(id, ".test]") {
-			return true, writeEmpty(cfg, "VetxOutput")
-		}
 		files, _ := cfg["GoFiles"].([]any)
 		var kept []any
 		for _, f := range files {

@@ -25,16 +25,18 @@ func TestSkipDependency(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(dir, filepath.Base(tc.name)+".vetx")
-			file := "/root/go/pkg/mod/github.com/x/y@v1.0.0/a.go"
+			t.Setenv("GOROOT", "/usr/local/go")
+			pkgDir, modPath := "/root/go/pkg/mod/github.com/x/y@v1.0.0", "github.com/x/y"
 			if tc.module == "" {
-				file = "/usr/local/go/src/" + tc.name + "/a.go"
+				pkgDir, modPath = "/usr/local/go/src/"+tc.name, ""
 			}
 			cfg := map[string]any{
 				"ImportPath":    tc.name,
+				"Dir":           pkgDir,
+				"ModulePath":    modPath,
 				"ModuleVersion": tc.module,
-				"GoFiles":       []string{file},
+				"GoFiles":       []string{pkgDir + "/a.go"},
 				"ImportMap":     tc.imports,
-				"Standard":      map[string]bool{tc.name: tc.module == ""},
 				"VetxOnly":      true,
 				"VetxOutput":    out,
 			}
