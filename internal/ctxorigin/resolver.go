@@ -3,6 +3,7 @@ package ctxorigin
 import (
 	"go/token"
 	"go/types"
+	"maps"
 	"sync"
 
 	"golang.org/x/tools/go/ssa"
@@ -507,11 +508,20 @@ func copiedFrom(st *ssa.Store, alloc ssa.Value) *ssa.Alloc {
 // parameter of a function that is not a request scope it also returns that parameter, so that
 // a caller can substitute its argument.
 func (r *Resolver) baseOf(x ssa.Value) (Base, *ssa.Parameter) {
+	b, p, _ := r.baseVia(x, nil)
+	return b, p
+}
+
+// baseVia is baseOf through the local variables in progress (seen). A value read back from one
+// of them (a self-assignment such as go/ssa's store of a named result returned by name,
+// *w = *w, or n = n.next) adds nothing to what the variable's other stores say: it returns
+// cycle = true, and the caller leaves it out.
+func (r *Resolver) baseVia(x ssa.Value, seen map[*ssa.Alloc]bool) (base Base, param *ssa.Parameter, cycle bool) {
 	for {
 		switch v := x.(type) {
 		case *ssa.UnOp:
 			if v.Op != token.MUL {
-				return OtherBase, nil
+				return OtherBase, nil, false
 			}
 			x = v.X
 		case *ssa.FieldAddr:
@@ -520,67 +530,85 @@ func (r *Resolver) baseOf(x ssa.Value) (Base, *ssa.Parameter) {
 			x = v.X
 		case *ssa.Parameter:
 			if r.scopes.IsServerReceiver(v) {
-				return ServerBase, nil
+				return ServerBase, nil, false
 			}
-			return OtherBase, v
+			return OtherBase, v, false
 		case *ssa.Global:
-			return GlobalBase, nil
+			return GlobalBase, nil, false
 		case *ssa.Lookup, *ssa.Index, *ssa.IndexAddr, *ssa.Extract:
 			// An element of a container (t, ok := s.tenants[name]; t.ctx): the container's
 			// base, when only code outside request scopes fills it.
 			c := valueflow.Container(v)
 			field := valueflow.ContainerField(c)
 			if field == nil || !r.filledOutsideRequests(field) {
-				return OtherBase, nil
+				return OtherBase, nil, false
 			}
 			x = c
 		case *ssa.FreeVar:
-			return r.freeVarBase(v)
+			return r.freeVarBase(v, seen)
 		case *ssa.Alloc:
-			return r.allocBase(v)
+			if seen[v] {
+				return OtherBase, nil, true
+			}
+			return r.allocBase(v, seen)
 		default:
-			return OtherBase, nil
+			return OtherBase, nil, false
 		}
 	}
 }
 
 // allocBase is baseOf for a local variable holding the struct (or pointer), such as a
 // receiver spilled because a closure or defer captures it: the base all stores agree on.
-func (r *Resolver) allocBase(alloc *ssa.Alloc) (Base, *ssa.Parameter) {
+func (r *Resolver) allocBase(alloc *ssa.Alloc, seen map[*ssa.Alloc]bool) (Base, *ssa.Parameter, bool) {
+	seen = maps.Clone(seen)
+	if seen == nil {
+		seen = make(map[*ssa.Alloc]bool)
+	}
+	seen[alloc] = true
 	var bases []Base
 	var param *ssa.Parameter
+	cycles := 0
 	for _, ref := range *alloc.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.Store:
 			if ref.Addr != alloc {
-				return OtherBase, nil
+				return OtherBase, nil, false
 			}
-			b, p := r.baseOf(ref.Val)
+			b, p, cycle := r.baseVia(ref.Val, seen)
+			if cycle {
+				cycles++
+				continue
+			}
 			bases, param = append(bases, b), p
 		case *ssa.UnOp, *ssa.DebugRef, *ssa.MakeClosure, *ssa.FieldAddr:
 		default:
-			return OtherBase, nil
+			return OtherBase, nil, false
 		}
 	}
-	if len(bases) != 1 {
-		return OtherBase, nil // none, or reassigned: cannot tell which
+	if len(bases) == 0 && cycles > 0 {
+		return OtherBase, nil, true // only ever assigned from itself here
 	}
-	return bases[0], param
+	if len(bases) != 1 {
+		return OtherBase, nil, false // none, or reassigned: cannot tell which
+	}
+	return bases[0], param, false
 }
 
 // freeVarBase is baseOf for a captured variable: the base all its bindings agree on.
-func (r *Resolver) freeVarBase(fv *ssa.FreeVar) (Base, *ssa.Parameter) {
+func (r *Resolver) freeVarBase(fv *ssa.FreeVar, seen map[*ssa.Alloc]bool) (Base, *ssa.Parameter, bool) {
 	base, first := OtherBase, true
 	r.viaBindings(fv, func(b ssa.Value) Set {
-		bb, _ := r.baseOf(b)
-		if first || bb == base {
+		bb, _, cycle := r.baseVia(b, seen)
+		switch {
+		case cycle:
+		case first || bb == base:
 			base, first = bb, false
-		} else {
+		default:
 			base = OtherBase
 		}
 		return nil
 	})
-	return base, nil
+	return base, nil, false
 }
 
 // ctxArg returns the first argument of common whose type is context.Context, or nil.

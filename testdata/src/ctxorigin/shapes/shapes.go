@@ -162,3 +162,33 @@ func helper(ctx context.Context) {
 	defer cancel()
 	use(cctx) // want `\[param ctx\]`
 }
+
+type worker struct {
+	ctx context.Context
+}
+
+// newWorker returns its named result by name, and a closure captures it: go/ssa stores the
+// returned value back into the result's variable (*w = *w), so the variable's stores form a
+// cycle, which the search for the field's base must not follow forever. Its base cannot be
+// told: the struct comes from the composite literal and from itself.
+func newWorker() (w *worker, err error) {
+	w = &worker{}
+	defer func() { _ = w }()
+	use(w.ctx) // want `\[field ctx\]`
+	return w, nil
+}
+
+type link struct {
+	ctx  context.Context
+	next *link
+}
+
+// A list walked through a variable a closure captures: n = n.next reads the variable back.
+func walk(head *link) {
+	n := head
+	defer func() { _ = n }()
+	for n != nil {
+		use(n.ctx) // want `\[field ctx\]`
+		n = n.next
+	}
+}
