@@ -6,7 +6,6 @@
 // Usage:
 //
 //	floor [-suite noop|ssa|vta|vet|deadlinelint] [-mode auto|deadlinelint|syntax|allsyntax] [-test=false] [-timings] [-cpuprofile file] patterns...
-//	go vet -vettool=floor patterns...   (a vet tool that does nothing: go vet's protocol floor)
 //
 // Suites:
 //
@@ -47,9 +46,6 @@ import (
 )
 
 func main() {
-	if vetProtocol(os.Args[1:]) {
-		return
-	}
 	suiteName := flag.String("suite", "noop", "analyzers to run: noop, ssa, vet or deadlinelint")
 	modeName := flag.String("mode", "auto", "load mode: auto, deadlinelint, syntax or allsyntax")
 	tests := flag.Bool("test", true, "also analyse test packages")
