@@ -59,10 +59,7 @@ func (c *Command) vetArgs(cfg *config) []string {
 // precisely what is wrong and still analyses every other package: errors are the rare case,
 // and clear errors matter more there than speed.
 func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*result, error) {
-	coldc := make(chan string, 1)
-	go func() { coldc <- c.buildCacheCold(dir, cfg) }()
-	named, why := c.vetCanAnalyse(dir, cfg)
-	cold := <-coldc
+	named, why, cold := c.planVet(dir, cfg)
 	if named == nil {
 		c.debugf(cfg, "analysing in the process: %s", why)
 		return c.analysePackages(dir, cfg, prog)
@@ -97,69 +94,76 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 	return res, nil
 }
 
-// buildCacheCold says why the go build cache cannot serve go vet — more than a quarter of the
-// packages to analyse and their dependencies (commands aside) have no compiled export data in
-// it — or "". go list answers from the cache without compiling anything.
-func (c *Command) buildCacheCold(dir string, cfg *config) string {
-	args := []string{"list", "-e", "-deps", "-f", `{{if ne .Name "main"}}{{.Stale}}{{end}}`}
+// listedPackage is what go list says of one package, as planVet reads it.
+type listedPackage struct {
+	ImportPath, Name, Dir string
+	DepOnly, Stale        bool
+	Error                 *struct{ Pos, Err string }
+}
+
+// planVet lists the packages the patterns match and their dependencies, once (go list: no
+// type-checking, no compiling; it answers from the build cache). It returns the paths of the
+// packages named when go vet can analyse every one of them (if not, nil and why), and why the
+// go build cache cannot serve go vet — more than a quarter of the packages to analyse and their
+// dependencies (commands aside) have no compiled export data in it — or "".
+//
+// Test files are not listed: an error in one (a test-only import the go command cannot
+// provide) makes go vet fail, and the command then analyses in the process, which says what
+// is wrong.
+func (c *Command) planVet(dir string, cfg *config) (named map[string]bool, why, cold string) {
+	args := []string{"list", "-e", "-deps", "-json=ImportPath,Name,Dir,DepOnly,Stale,Error"}
 	if cfg.tags != "" {
 		args = append(args, "-tags="+cfg.tags)
 	}
 	cmd := exec.Command("go", append(args, cfg.patterns...)...)
 	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "" // vetCanAnalyse finds out what is wrong
+		return nil, fmt.Sprintf("go list: %v: %s", err, strings.TrimSpace(stderr.String())), ""
 	}
+	var roots []*packages.Package
 	stale, total := 0, 0
-	for _, l := range strings.Fields(string(out)) {
-		total++
-		if l == "true" {
-			stale++
+	named = make(map[string]bool)
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, "reading go list's output: " + err.Error(), ""
+		}
+		if why == "" && p.Error != nil {
+			why = fmt.Sprintf("package %s: %s", p.ImportPath, strings.TrimPrefix(p.Error.Pos+": "+p.Error.Err, ": "))
+		}
+		if p.Name != "main" {
+			total++
+			if p.Stale {
+				stale++
+			}
+		}
+		if !p.DepOnly {
+			named[p.ImportPath] = true
+			roots = append(roots, &packages.Package{ID: p.ImportPath, PkgPath: p.ImportPath, Dir: p.Dir})
 		}
 	}
 	if total > 0 && 4*stale > total {
-		return fmt.Sprintf("the build cache lacks %d of the %d packages go vet would need compiled", stale, total)
+		cold = fmt.Sprintf("the build cache lacks %d of the %d packages go vet would need compiled", stale, total)
 	}
-	return ""
-}
-
-// vetCanAnalyse returns the paths of the packages the patterns match when go vet can analyse
-// every one of them, from a listing of the packages and their dependencies (go list, no
-// type-checking); if not, nil and why.
-func (c *Command) vetCanAnalyse(dir string, cfg *config) (map[string]bool, string) {
-	lcfg := &packages.Config{
-		Mode:  packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
-		Dir:   dir,
-		Tests: cfg.tests,
-	}
-	if cfg.tags != "" {
-		lcfg.BuildFlags = []string{"-tags=" + cfg.tags}
-	}
-	pkgs, err := packages.Load(lcfg, cfg.patterns...)
-	if err != nil {
-		return nil, err.Error()
-	}
-	if len(pkgs) == 0 {
-		return nil, "no packages"
-	}
-	if un := unmatchedPatterns(dir, cfg.patterns, pkgs); len(un) > 0 {
-		return nil, "pattern " + un[0] + " matches no packages"
-	}
-	why := ""
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if why == "" && len(p.Errors) > 0 {
-			why = fmt.Sprintf("package %s: %v", p.PkgPath, p.Errors[0])
+	switch {
+	case len(roots) == 0:
+		why = "no packages"
+	case why != "":
+	default:
+		if un := unmatchedPatterns(dir, cfg.patterns, roots); len(un) > 0 {
+			why = "pattern " + un[0] + " matches no packages"
 		}
-	})
+	}
 	if why != "" {
-		return nil, why
+		return nil, why, cold
 	}
-	named := make(map[string]bool)
-	for _, p := range pkgs {
-		named[p.PkgPath] = true
-	}
-	return named, ""
+	return named, "", cold
 }
 
 // A vetDiagnostic is one diagnostic in go vet's -json output.
