@@ -176,3 +176,25 @@ func TestColdBuildCacheAnalysesInProcess(t *testing.T) {
 		t.Fatalf("finding missing:\n%s", res.stdout)
 	}
 }
+
+// A package whose test file does not parse: go vet fails on it, and the command analyses in
+// the process, which names the file and still reports every other package — the same output
+// as the in-process route's. (The listing that chooses the route leaves test files out.)
+func TestBrokenTestFileOnVetRoute(t *testing.T) {
+	dir := fixture(t)
+	broken := "package consumer\n\nfunc TestBroken( {\n"
+	if err := os.WriteFile(filepath.Join(dir, "consumer", "broken_test.go"), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("DEADLINELINT_VET", "1")
+	vetRoute := deadlinelint(t, dir, "./...")
+	vetRoute.wantCode(t, 2)
+	if !strings.Contains(vetRoute.stderr, "consumer/broken_test.go:3") || strings.Contains(vetRoute.stderr, "goroutine") {
+		t.Fatalf("stderr does not name the broken test file:\n%s", vetRoute.stderr)
+	}
+	t.Setenv("DEADLINELINT_INPROCESS", "1")
+	inProcess := deadlinelint(t, dir, "./...")
+	if vetRoute.stdout != inProcess.stdout || vetRoute.stderr != inProcess.stderr {
+		t.Fatalf("go vet route:\n%s%s\nin process:\n%s%s", vetRoute.stdout, vetRoute.stderr, inProcess.stdout, inProcess.stderr)
+	}
+}

@@ -125,7 +125,6 @@ func (c *Command) planVet(dir string, cfg *config) (named map[string]bool, why, 
 	}
 	var roots []*packages.Package
 	stale, total := 0, 0
-	named = make(map[string]bool)
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
 		var p listedPackage
@@ -144,24 +143,24 @@ func (c *Command) planVet(dir string, cfg *config) (named map[string]bool, why, 
 			}
 		}
 		if !p.DepOnly {
-			named[p.ImportPath] = true
 			roots = append(roots, &packages.Package{ID: p.ImportPath, PkgPath: p.ImportPath, Dir: p.Dir})
 		}
 	}
 	if total > 0 && 4*stale > total {
 		cold = fmt.Sprintf("the build cache lacks %d of the %d packages go vet would need compiled", stale, total)
 	}
-	switch {
-	case len(roots) == 0:
+	if why == "" && len(roots) == 0 {
 		why = "no packages"
-	case why != "":
-	default:
-		if un := unmatchedPatterns(dir, cfg.patterns, roots); len(un) > 0 {
-			why = "pattern " + un[0] + " matches no packages"
-		}
+	}
+	if un := unmatchedPatterns(dir, cfg.patterns, roots); why == "" && len(un) > 0 {
+		why = "pattern " + un[0] + " matches no packages"
 	}
 	if why != "" {
 		return nil, why, cold
+	}
+	named = make(map[string]bool)
+	for _, p := range roots {
+		named[p.PkgPath] = true
 	}
 	return named, "", cold
 }
