@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/deadlinelint/deadlinelint/internal/vetproto"
 )
 
 // captureDir, when set, makes the test binary a vet tool that keeps a copy of every package
@@ -25,28 +27,16 @@ func TestMain(m *testing.M) {
 }
 
 func capture(dir string, args []string) {
-	switch {
-	case len(args) == 1 && strings.TrimLeft(args[0], "-") == "V=full":
-		fmt.Printf("vetmodetest version devel buildID=%s\n", os.Getenv(captureDir+"_ID"))
-	case len(args) == 1 && strings.TrimLeft(args[0], "-") == "flags":
-		fmt.Println("[]")
-	case len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg"):
-		data, err := os.ReadFile(args[len(args)-1])
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		var cfg struct{ ImportPath, VetxOutput string }
+	keep := func(_ string, data []byte) error {
+		var cfg struct{ ImportPath string }
 		if err := json.Unmarshal(data, &cfg); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+			return err
 		}
-		name := filepath.Join(dir, strings.ReplaceAll(cfg.ImportPath, "/", "_")+".cfg")
-		if err := os.WriteFile(name, data, 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.WriteFile(cfg.VetxOutput, nil, 0o666)
+		return os.WriteFile(filepath.Join(dir, strings.ReplaceAll(cfg.ImportPath, "/", "_")+".cfg"), data, 0o644)
+	}
+	if _, err := vetproto.Answer(args, "vetmodetest", os.Getenv(captureDir+"_ID"), keep); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
 }
 
