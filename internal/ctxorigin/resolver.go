@@ -3,7 +3,6 @@ package ctxorigin
 import (
 	"go/token"
 	"go/types"
-	"maps"
 	"sync"
 
 	"golang.org/x/tools/go/ssa"
@@ -560,11 +559,11 @@ func (r *Resolver) baseVia(x ssa.Value, seen map[*ssa.Alloc]bool) (base Base, pa
 // allocBase is baseOf for a local variable holding the struct (or pointer), such as a
 // receiver spilled because a closure or defer captures it: the base all stores agree on.
 func (r *Resolver) allocBase(alloc *ssa.Alloc, seen map[*ssa.Alloc]bool) (Base, *ssa.Parameter, bool) {
-	seen = maps.Clone(seen)
 	if seen == nil {
 		seen = make(map[*ssa.Alloc]bool)
 	}
-	seen[alloc] = true
+	seen[alloc] = true // in progress on this path only
+	defer delete(seen, alloc)
 	var bases []Base
 	var param *ssa.Parameter
 	cycles := 0
