@@ -11,7 +11,7 @@
 # libraries — pgx, go-redis, kafka-go, OpenTelemetry, zap, go-grpc-middleware, nats — a
 # 40-package monolith with a replaced third-party module, a middleware-heavy API edge, a
 # cluster manager full of legitimate background contexts, hurried legacy code, and lost
-# deadlines through dynamic call shapes (four modules); see
+# deadlines through dynamic call shapes (five modules); see
 # testdata/corpora/README.md). Their READMEs list the planted
 # findings and the look-alikes. With --strict (as .ci/run runs it) any false negative, false
 # positive or duplicate fails the run. The corpora's answer keys were written for the full
