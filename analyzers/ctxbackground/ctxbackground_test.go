@@ -24,7 +24,7 @@ func TestCtxBackground(t *testing.T) {
 	analysistest.Run(t, testdata(t), ctxbackground.Analyzer,
 		"ctxbackground/unary", "ctxbackground/streaming", "ctxbackground/shapes",
 		"ctxbackground/connectsvc", "ctxbackground/evil", "ctxbackground/behalf",
-		"ctxbackground/transitive/...", "ctxbackground/oneroot/...", "ctxbackground/nowork/...", "ctxbackground/dialer", "ctxbackground/measure", "ctxbackground/decided", "ctxbackground/lifetime", "ctxbackground/dynamic", "ctxbackground/callback/...", "ctxbackground/async/...", "ctxbackground/mocked", "ctxbackground/branch/...")
+		"ctxbackground/transitive/...", "ctxbackground/oneroot/...", "ctxbackground/nowork/...", "ctxbackground/inspect/...", "ctxbackground/dialer", "ctxbackground/measure", "ctxbackground/decided", "ctxbackground/lifetime", "ctxbackground/dynamic", "ctxbackground/callback/...", "ctxbackground/async/...", "ctxbackground/mocked", "ctxbackground/branch/...")
 }
 
 func TestSuggestedFixes(t *testing.T) {
@@ -36,7 +36,7 @@ func TestSuggestedFixes(t *testing.T) {
 // that a call reaching a root already reported and a new one reports only the new one. (The
 // root is in another package, out of the pass's file set: the message names its file.)
 func TestOneFindingPerRoot(t *testing.T) {
-	results := analysistest.Run(t, testdata(t), ctxbackground.Analyzer, "ctxbackground/oneroot/...", "ctxbackground/nowork/...", "ctxbackground/dialer", "ctxbackground/measure", "ctxbackground/decided", "ctxbackground/lifetime", "ctxbackground/dynamic", "ctxbackground/callback/...")
+	results := analysistest.Run(t, testdata(t), ctxbackground.Analyzer, "ctxbackground/oneroot/...", "ctxbackground/nowork/...", "ctxbackground/inspect/...", "ctxbackground/dialer", "ctxbackground/measure", "ctxbackground/decided", "ctxbackground/lifetime", "ctxbackground/dynamic", "ctxbackground/callback/...")
 	var related []string
 	var findings int
 	for _, r := range results {

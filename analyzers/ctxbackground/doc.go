@@ -20,6 +20,7 @@
 // reaches as related positions, and a suggested fix that passes the request ctx instead
 // when that identifier is in scope. Not reported: a fallback for a nil ctx (if ctx == nil {
 // ctx = context.Background() }), a comparison with Background, a root handed only to
+// functions that only ask it whether it is done (below), a root handed only to
 // functions that use their ctx only in goroutines they start (an exit monitor, a wait
 // returning a channel, also behind an interface every implementation in sight of which does:
 // the root is its lifetime, which the request ctx would end), and a root created in a
@@ -61,7 +62,11 @@
 // once the ctx is done (context.AfterFunc, after <-ctx.Done() or in its select case), a
 // root handed to a function value loaded from a field (out of sight), a root given only to a
 // dial (grpc.DialContext, net.Dialer and tls.Dialer DialContext: a connection shared by later
-// requests), and a call of a function that does no work with its ctx (it never uses it, only
+// requests; or a dial helper of the module that refers to its ctx only to dial and keeps the
+// connection it returns), a root only asked whether it is done (ctx.Err() or ctx.Done()
+// compared with nil in a function without a loop, after the work: a connection cache deciding
+// whether a failure was the caller's deadline — in a loop, the answer may stop it, and that is
+// work), and a call of a function that does no work with its ctx (it never uses it, only
 // reads values from it or logs with it, starts a span and drops the ctx the tracer returns,
 // or hands it to functions that do the same: a summary exported as a fact). In the handler itself, a
 // bounded fresh ctx in a deferred function literal is the cleanup idiom and is not reported.

@@ -606,15 +606,44 @@ func (r *Resolver) calls(v ssa.Value, depth int, visit func(*ssa.Call, int)) {
 		case *ssa.ChangeType:
 			r.calls(ref, depth+1, visit)
 		case *ssa.MakeClosure:
-			lit := ref.Fn.(*ssa.Function)
-			if !r.RunsHere(ref) {
-				continue
+			r.callsBound(ref, v, depth, visit, r.calls)
+		case *ssa.Store:
+			if alloc, ok := ref.Addr.(*ssa.Alloc); ok && ref.Val == v {
+				r.callsCell(alloc, depth+1, visit) // a variable a literal captures: go/ssa keeps it in a cell
 			}
-			for j, b := range ref.Bindings {
-				if b == v {
-					r.calls(lit.FreeVars[j], depth+1, visit)
-				}
+		}
+	}
+}
+
+// callsCell visits the calls that run the function a variable's cell holds: loads of it, in
+// the function or in the literals that capture it and run in place.
+func (r *Resolver) callsCell(cell ssa.Value, depth int, visit func(*ssa.Call, int)) {
+	refs := cell.Referrers()
+	if refs == nil || depth > maxDepth {
+		return
+	}
+	for _, ref := range *refs {
+		switch ref := ref.(type) {
+		case *ssa.UnOp:
+			if ref.Op == token.MUL {
+				r.calls(ref, depth+1, visit)
 			}
+		case *ssa.MakeClosure:
+			r.callsBound(ref, cell, depth, visit, r.callsCell)
+		}
+	}
+}
+
+// callsBound follows v into the literal mc makes, when the literal runs in place (RunsHere):
+// follow walks the free variable v is bound to.
+func (r *Resolver) callsBound(mc *ssa.MakeClosure, v ssa.Value, depth int, visit func(*ssa.Call, int), follow func(ssa.Value, int, func(*ssa.Call, int))) {
+	if !r.RunsHere(mc) {
+		return
+	}
+	lit := mc.Fn.(*ssa.Function)
+	for j, b := range mc.Bindings {
+		if b == v {
+			follow(lit.FreeVars[j], depth+1, visit)
 		}
 	}
 }

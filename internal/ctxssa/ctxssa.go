@@ -38,7 +38,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "build SSA, request scopes and ctx origins for deadlinelint's rules",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams), new(readsParams), new(startsCtx)},
+	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams), new(readsParams), new(startsCtx), new(dialsOnly)},
 }
 
 // runsParams is the fact of a function or method that runs some of its func-typed
@@ -99,6 +99,9 @@ func (*summarised) String() string { return "summarised" }
 // (Measures) only to record metrics.
 type ignoresCtx struct {
 	Reads, Measures bool
+	// Inspects: it asks its ctx whether it is done (a predicate on the error after the work),
+	// which is work when it is called in a loop. State: that is all it does with its ctx.
+	Inspects, State bool
 }
 
 // AFact marks ignoresCtx as an analysis fact.
@@ -154,10 +157,11 @@ type Result struct {
 	callsOnce sync.Once
 	calls     map[token.Pos]*ast.CallExpr
 
-	ignoring map[types.Object]bool // this package's functions that ignore the ctx they take
-	starts   map[*types.Func]bool  // this package's functions that use their ctx only in goroutines they start
-	ig       *ignoring             // the walker that tells them, shared with NoWork
-	igMu     sync.Mutex            // serialises the rules' questions to ig (OnlyMeasures, CallIgnoresCtx)
+	ignoring  map[types.Object]bool // this package's functions that ignore the ctx they take
+	dialsOnly map[types.Object]bool // this package's functions that refer to their ctx only to dial
+	starts    map[*types.Func]bool  // this package's functions that use their ctx only in goroutines they start
+	ig        *ignoring             // the walker that tells them, shared with NoWork
+	igMu      sync.Mutex            // serialises the rules' questions to ig (OnlyMeasures, CallIgnoresCtx)
 }
 
 // Info is the SSA-level view of a package.
@@ -238,6 +242,7 @@ func run(pass *analysis.Pass) (any, error) {
 		res.returned = importReturned(pass)
 		exportReturned(pass, res)
 		res.ignoring = exportIgnoring(pass)
+		res.dialsOnly = make(map[types.Object]bool)
 		res.starts = exportStarts(pass)
 		exportSemanticIgnoring(pass, res, res.SSA())
 		exportRuns(pass, res, res.SSA())

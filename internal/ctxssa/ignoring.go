@@ -31,15 +31,25 @@ const (
 	carries
 	// measures: the ctx is referred to only to record metrics with.
 	measures
+	// inspects: the ctx is referred to only to ask whether it is done — ctx.Err() or
+	// ctx.Done() compared with nil in a function without a loop, a predicate that classifies an
+	// error after the work — or compared itself: no values are read, no work is done.
+	inspects
+	// dials: the ctx is referred to only to dial (ctxorigin.IsDial), keeping the connection, or
+	// to read values from it: a dial helper, whose connection outlives the request that asked.
+	dials
 	nUses
 )
 
 // ignoring answers, with memoisation, which functions of the package ignore their ctx.
 type ignoring struct {
-	pass   *analysis.Pass
-	res    *Result
-	mode   use
-	memo   [nUses]map[*ssa.Function]bool
+	pass *analysis.Pass
+	res  *Result
+	mode use
+	// strict: asking a ctx whether it is done counts as work — for a call made in a loop, whose
+	// answer may be what stops the loop.
+	strict bool
+	memo   [2 * nUses]map[*ssa.Function]bool
 	active map[*ssa.Function]bool
 	// targets resolves interface calls, made on first need. The walker's own: the walker runs
 	// in ctxssa's pass and then in one rule only (OnlyMeasures), never in two at once.
@@ -65,6 +75,14 @@ func (ig *ignoring) in(m use, f func() bool) bool {
 	return f()
 }
 
+// strictly answers f with inspecting a ctx's state counting as work.
+func (ig *ignoring) strictly(f func() bool) bool {
+	old := ig.strict
+	ig.strict = true
+	defer func() { ig.strict = old }()
+	return f()
+}
+
 // exportSemanticIgnoring adds to res.ignoring, and exports the fact for, the functions whose
 // ctx parameters all reach no work (ignoresParams), saying whether they refer to their ctx only
 // to carry values, or only to measure.
@@ -80,8 +98,14 @@ func exportSemanticIgnoring(pass *analysis.Pass, res *Result, info *Info) {
 			pass.ExportObjectFact(obj, &ignoresCtx{
 				Reads:    ig.in(carries, func() bool { return ig.ignoresParams(fn) }),
 				Measures: ig.in(measures, func() bool { return ig.ignoresParams(fn) }),
+				Inspects: !ig.strictly(func() bool { return ig.ignoresParams(fn) }),
+				State:    ig.in(inspects, func() bool { return ig.ignoresParams(fn) }),
 			})
 			continue
+		}
+		if ig.in(dials, func() bool { return ig.ignoresParams(fn) }) {
+			res.dialsOnly[obj] = true
+			pass.ExportObjectFact(obj, new(dialsOnly))
 		}
 		if !obj.Exported() {
 			continue
@@ -139,6 +163,17 @@ func (r *Result) OnlyMeasures(v ssa.Value) bool {
 	return ig.in(measures, func() bool { return ig.noWork(v, 0) })
 }
 
+// OnlyInspects reports whether the ctx value v, of a function of this package, is handed only
+// to functions that ask it whether it is done, to classify an error after their work (a
+// connection cache deciding whether a failure was the caller's deadline), and do nothing else
+// with it. A root context used so bounds nothing and carries nothing: no deadline is lost.
+func (r *Result) OnlyInspects(v ssa.Value) bool {
+	r.igMu.Lock()
+	defer r.igMu.Unlock()
+	ig := r.ignorer()
+	return ig.in(inspects, func() bool { return ig.noWork(v, 0) })
+}
+
 // InterfaceNoWork reports whether m, a method of an interface, does no work with its ctx
 // whatever implementation a call of it reaches: for an interface of a dependency, by the fact its
 // package exports (every implementation it declares only reads values from the ctx or never
@@ -178,7 +213,7 @@ func (r *Result) CallIgnoresCtx(common *ssa.CallCommon) bool {
 // the walker's mode: refers to it, only to carry values or to measure). A cycle of calls is
 // answered "no": it proves nothing.
 func (ig *ignoring) ignoresParams(fn *ssa.Function) bool {
-	memo := ig.memo[ig.mode]
+	memo := ig.memo[2*int(ig.mode)+btoi(ig.strict)]
 	if v, ok := memo[fn]; ok {
 		return v
 	}
@@ -197,6 +232,13 @@ func (ig *ignoring) ignoresParams(fn *ssa.Function) bool {
 	ok = found && ok && (ig.mode == anyNoWork || refersToCtx(fn))
 	memo[fn] = ok
 	return ok
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // noWork reports whether the ctx value v is used only in ways that do no work with it:
@@ -228,11 +270,25 @@ func (ig *ignoring) noWork(v ssa.Value, depth int) bool {
 
 // callNoWork reports whether the call, given the ctx v, does no work with it.
 func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
+	if !ig.strict && ctxorigin.OnCycle(call.Block(), nil) {
+		// Made in a loop: asking the ctx whether it is done, here or in the callee, may be
+		// what stops the loop — work.
+		return ig.strictly(func() bool { return ig.callNoWork(call, v, depth) })
+	}
 	common := call.Common()
 	if common.Value == v && !common.IsInvoke() {
 		return false // a ctx used as the function called: not a ctx
 	}
 	callee := ctxorigin.Callee(common) // for a method of the ctx itself (ctx.Value), that method
+	if common.Value == v && ig.inspection(call) {
+		return true
+	}
+	if ig.mode == inspects {
+		return ig.staticCallNoWork(call, callee)
+	}
+	if ig.mode == dials {
+		return ctxorigin.IsReader(callee) || (ctxorigin.IsDial(callee) || ig.staticCallNoWork(call, callee)) && keepsConn(call)
+	}
 	if ig.mode == measures && (ctxorigin.IsMeasurement(callee) || ctxorigin.IsLevelQuery(callee)) || ig.mode != measures && ctxorigin.IsReader(callee) {
 		return true
 	}
@@ -250,6 +306,13 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 	if callee == nil {
 		return false
 	}
+	return ig.calleeNoWork(call, callee)
+}
+
+// calleeNoWork reports whether callee, called by call, does no work with its ctx: by its body
+// in this package, by its fact in another. A callee that only asks its ctx whether it is done
+// does work when called in a loop (callNoWork).
+func (ig *ignoring) calleeNoWork(call *ssa.Call, callee *types.Func) bool {
 	if callee.Pkg() == ig.pass.Pkg {
 		// A function or method of the package, also called through a method value: its body.
 		if fn := ig.res.info.Pkg.Prog.FuncValue(callee); fn != nil {
@@ -258,6 +321,108 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 		return false
 	}
 	return ig.importedNoWork(callee)
+}
+
+// inspection reports whether call asks its receiver, a ctx, whether it is done — Err or Done —
+// only to compare the answer with nil, in a function without a loop, when the walker allows
+// it: a predicate that classifies an error after the work. Nothing such a function does can be
+// stopped by the answer; a loop's check is work (ctxless counts it as honouring the ctx).
+func (ig *ignoring) inspection(call *ssa.Call) bool {
+	common := call.Common()
+	if ig.strict || ig.mode == measures || !common.IsInvoke() || !typesutil.IsContext(common.Value.Type()) ||
+		common.Method.Name() != "Err" && common.Method.Name() != "Done" {
+		return false
+	}
+	for _, ref := range *call.Referrers() {
+		switch ref.(type) {
+		case *ssa.BinOp, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	for _, b := range call.Parent().Blocks {
+		if ctxorigin.OnCycle(b, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// keepsConn reports whether the connection a dial returns (its first result) is returned or
+// stored — kept for later requests — rather than dropped: a dial whose connection is dropped is
+// a probe, work done for the caller.
+func keepsConn(call *ssa.Call) bool {
+	conn := ssa.Value(call)
+	if _, tuple := call.Type().(*types.Tuple); tuple {
+		conn = nil
+		for _, ref := range *call.Referrers() {
+			if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
+				conn = ext
+			}
+		}
+		if conn == nil {
+			return false
+		}
+	}
+	return kept(conn, 0)
+}
+
+func kept(v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	for _, ref := range *v.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Return, *ssa.MapUpdate:
+			return true
+		case *ssa.Store:
+			if ref.Val == v {
+				return true
+			}
+		case *ssa.Phi, *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface:
+			if kept(ref.(ssa.Value), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dialsOnly is the fact of a function that refers to its ctx only to dial with it and keeps
+// the connection (a dial helper: GrpcDial(ctx, addr) returning grpc.DialContext(ctx, addr,
+// opts...)), or to read values from it.
+type dialsOnly struct{}
+
+// AFact marks dialsOnly as an analysis fact.
+func (*dialsOnly) AFact() {}
+
+func (*dialsOnly) String() string { return "dials only" }
+
+// DialsOnly reports whether fn is a dial (ctxorigin.IsDial) or a function of the user's code
+// that refers to its ctx only to dial with it: a root given to it bounds a connection attempt
+// whose connection later requests share, not work done for the caller.
+func (r *Result) DialsOnly(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	if ctxorigin.IsDial(fn) || r.dialsOnly[fn] {
+		return true
+	}
+	return fn.Pkg() != r.pass.Pkg && r.pass.ImportObjectFact(fn.Origin(), new(dialsOnly))
+}
+
+// staticCallNoWork reports, in the inspects and dials modes, whether call is a static call of a
+// function of the user's code that does with its ctx only what the mode allows: by its body
+// here, by its fact in another package.
+func (ig *ignoring) staticCallNoWork(call *ssa.Call, callee *types.Func) bool {
+	common := call.Common()
+	if common.IsInvoke() || callee == nil || typesutil.ReturnsContext(common.Signature()) {
+		return false
+	}
+	if _, static := common.Value.(*ssa.Function); !static {
+		return false
+	}
+	return ig.calleeNoWork(call, callee)
 }
 
 // invokeNoWork reports whether every implementation an interface call may reach (of an
@@ -291,15 +456,23 @@ func (ig *ignoring) resolver() *callees.Resolver {
 // importedNoWork reports whether fn, a function of another package, is known by its fact to do
 // no work with its ctx, in the walker's mode.
 func (ig *ignoring) importedNoWork(fn *types.Func) bool {
+	if ig.mode == dials {
+		return ig.pass.ImportObjectFact(fn.Origin(), new(dialsOnly))
+	}
 	var f ignoresCtx
 	if !ig.pass.ImportObjectFact(fn.Origin(), &f) {
 		return false // a library's function has the fact only when it reads values or never refers to its ctx (exportReaders)
+	}
+	if ig.strict && f.Inspects {
+		return false
 	}
 	switch ig.mode {
 	case carries:
 		return f.Reads
 	case measures:
 		return f.Measures
+	case inspects:
+		return f.State
 	}
 	return true
 }

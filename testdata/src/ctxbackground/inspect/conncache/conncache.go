@@ -1,0 +1,125 @@
+// Package conncache keeps one client connection per peer. Its ctx parameters are only asked,
+// after the work, whether the caller's own deadline ended the call: a failure that is the
+// caller's does not tear down a connection other requests share.
+package conncache
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"sync"
+	"time"
+
+	"example.com/gen/catalogpb"
+	"google.golang.org/grpc"
+)
+
+var (
+	mu    sync.Mutex
+	conns = map[string]*grpc.ClientConn{}
+)
+
+func get(addr string) (*grpc.ClientConn, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	if cc := conns[addr]; cc != nil {
+		return cc, nil
+	}
+	cc, err := Dial(context.Background(), addr)
+	if err != nil {
+		return nil, err
+	}
+	conns[addr] = cc
+	return cc, nil
+}
+
+// Dial dials the peer: its ctx bounds the connection attempt only, and the connection is shared
+// by every later request.
+func Dial(ctx context.Context, addr string) (*grpc.ClientConn, error) {
+	return grpc.DialContext(ctx, addr, grpc.WithBlock())
+}
+
+// Open dials, then checks the store with the same ctx: work.
+func Open(ctx context.Context, addr string, db *sql.DB) (*grpc.ClientConn, error) {
+	cc, err := Dial(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	return cc, db.PingContext(ctx)
+}
+
+func drop(addr string, cc *grpc.ClientConn) {
+	mu.Lock()
+	defer mu.Unlock()
+	if conns[addr] == cc {
+		delete(conns, addr)
+		cc.Close()
+	}
+}
+
+// stale reports whether err says the connection is bad rather than the caller's ctx done: a
+// predicate, no work.
+func stale(ctx context.Context, err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return ctx != nil && ctx.Done() != nil && ctx.Err() == nil
+	}
+	return err != nil
+}
+
+// With runs fn on the peer's connection; ctx must be the one bounding fn's calls, and is only
+// asked, after fn returns, whether it ended them.
+func With(ctx context.Context, addr string, fn func(catalogpb.CatalogClient) error) error {
+	cc, err := get(addr)
+	if err != nil {
+		return err
+	}
+	err = fn(catalogpb.NewCatalogClient(cc))
+	if err != nil && stale(ctx, err) {
+		drop(addr, cc)
+	}
+	return err
+}
+
+// WithPeer is With for a callback that picks its own ctx.
+func WithPeer(addr string, fn func(catalogpb.CatalogClient) error) error {
+	return With(context.Background(), addr, fn)
+}
+
+// Retry calls fn until it succeeds or the ctx is done: the predicate's answer stops the loop,
+// so a root here runs on after the caller has gone.
+func Retry(ctx context.Context, addr string, fn func(catalogpb.CatalogClient) error) error {
+	for {
+		err := With(ctx, addr, fn)
+		if err == nil || !stale(ctx, err) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// Poll asks the ctx itself on every turn: honouring cancellation, work.
+func Poll(ctx context.Context, ready func() bool) {
+	for !ready() {
+		if ctx.Err() != nil {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// Gate asks once, then works: the answer decides whether the work runs.
+func Gate(ctx context.Context, work func()) {
+	if ctx.Err() != nil {
+		return
+	}
+	for i := 0; i < 3; i++ {
+		work()
+	}
+}
+
+// WithCatalog is With for a callback that picks its own ctx, wrapped in a literal of its own.
+func WithCatalog(addr string, fn func(catalogpb.CatalogClient) error) error {
+	return With(context.Background(), addr, func(c catalogpb.CatalogClient) error {
+		return fn(c)
+	})
+}
