@@ -4,7 +4,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
-	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 // inUncheckedLoop reports whether instr runs in a loop of its function that can turn without
@@ -35,18 +34,8 @@ func inUncheckedLoop(instr ssa.Instruction) bool {
 // checksCtx reports whether block b asks a ctx whether it is done: ctx.Err() or ctx.Done().
 func checksCtx(b *ssa.BasicBlock) bool {
 	for _, instr := range b.Instrs {
-		call, ok := instr.(*ssa.Call)
-		if !ok {
-			continue
-		}
-		common := call.Common()
-		if common.IsInvoke() && typesutil.IsContext(common.Value.Type()) &&
-			(common.Method.Name() == "Err" || common.Method.Name() == "Done") {
+		if call, ok := instr.(*ssa.Call); ok && ctxorigin.AsksDone(call.Common()) != nil {
 			return true
-		}
-		if fn := common.StaticCallee(); fn != nil && len(common.Args) > 0 && typesutil.IsContext(common.Args[0].Type()) &&
-			(fn.Name() == "Err" || fn.Name() == "Done") && fn.Signature.Recv() != nil {
-			return true // a static call of a concrete ctx type's method
 		}
 	}
 	return false

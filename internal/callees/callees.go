@@ -606,7 +606,9 @@ func (r *Resolver) calls(v ssa.Value, depth int, visit func(*ssa.Call, int)) {
 		case *ssa.ChangeType:
 			r.calls(ref, depth+1, visit)
 		case *ssa.MakeClosure:
-			r.callsBound(ref, v, depth, visit, r.calls)
+			for _, fv := range r.boundIn(ref, v) {
+				r.calls(fv, depth+1, visit)
+			}
 		case *ssa.Store:
 			if alloc, ok := ref.Addr.(*ssa.Alloc); ok && ref.Val == v {
 				r.callsCell(alloc, depth+1, visit) // a variable a literal captures: go/ssa keeps it in a cell
@@ -629,23 +631,26 @@ func (r *Resolver) callsCell(cell ssa.Value, depth int, visit func(*ssa.Call, in
 				r.calls(ref, depth+1, visit)
 			}
 		case *ssa.MakeClosure:
-			r.callsBound(ref, cell, depth, visit, r.callsCell)
+			for _, fv := range r.boundIn(ref, cell) {
+				r.callsCell(fv, depth+1, visit)
+			}
 		}
 	}
 }
 
-// callsBound follows v into the literal mc makes, when the literal runs in place (RunsHere):
-// follow walks the free variable v is bound to.
-func (r *Resolver) callsBound(mc *ssa.MakeClosure, v ssa.Value, depth int, visit func(*ssa.Call, int), follow func(ssa.Value, int, func(*ssa.Call, int))) {
+// boundIn returns the free variables of the literal mc makes that v is bound to, when the
+// literal runs in place (RunsHere); none when it is stored, deferred or started.
+func (r *Resolver) boundIn(mc *ssa.MakeClosure, v ssa.Value) []ssa.Value {
 	if !r.RunsHere(mc) {
-		return
+		return nil
 	}
-	lit := mc.Fn.(*ssa.Function)
+	var out []ssa.Value
 	for j, b := range mc.Bindings {
 		if b == v {
-			follow(lit.FreeVars[j], depth+1, visit)
+			out = append(out, mc.Fn.(*ssa.Function).FreeVars[j])
 		}
 	}
+	return out
 }
 
 // RunsHere reports whether the function value v — a literal (its MakeClosure, or the function

@@ -56,12 +56,12 @@ func ConvenienceCall(instr ssa.CallInstruction, pos, end token.Pos, root *ssa.Ca
 	for _, f := range append([]*ssa.Function{decl}, decl.AnonFuncs...) {
 		n += len(Sinks(f))
 	}
-	return n == 1 && !looped(instr)
+	return n == 1 && !Looped(instr)
 }
 
-// looped reports whether instr runs in a loop: its block lies on a cycle of its function's
+// Looped reports whether instr runs in a loop: its block lies on a cycle of its function's
 // control flow, or it is in a function literal made on one.
-func looped(instr ssa.Instruction) bool {
+func Looped(instr ssa.Instruction) bool {
 	for instr != nil && instr.Block() != nil {
 		if OnCycle(instr.Block(), nil) {
 			return true
@@ -72,6 +72,22 @@ func looped(instr ssa.Instruction) bool {
 		instr = madeAt(instr.Parent())
 	}
 	return false
+}
+
+// AsksDone returns the ctx a call asks whether it is done — ctx.Err() or ctx.Done(), on a
+// context.Context or as a static call of a concrete ctx type's method — or nil.
+func AsksDone(common *ssa.CallCommon) ssa.Value {
+	if common.IsInvoke() {
+		if typesutil.IsContext(common.Value.Type()) && (common.Method.Name() == "Err" || common.Method.Name() == "Done") {
+			return common.Value
+		}
+		return nil
+	}
+	if fn := common.StaticCallee(); fn != nil && len(common.Args) > 0 && typesutil.IsContext(common.Args[0].Type()) &&
+		(fn.Name() == "Err" || fn.Name() == "Done") && fn.Signature.Recv() != nil {
+		return common.Args[0]
+	}
+	return nil
 }
 
 // OnCycle reports whether block b can be reached again from itself, through blocks that

@@ -157,11 +157,10 @@ type Result struct {
 	callsOnce sync.Once
 	calls     map[token.Pos]*ast.CallExpr
 
-	ignoring  map[types.Object]bool // this package's functions that ignore the ctx they take
-	dialsOnly map[types.Object]bool // this package's functions that refer to their ctx only to dial
-	starts    map[*types.Func]bool  // this package's functions that use their ctx only in goroutines they start
-	ig        *ignoring             // the walker that tells them, shared with NoWork
-	igMu      sync.Mutex            // serialises the rules' questions to ig (OnlyMeasures, CallIgnoresCtx)
+	ignoring map[types.Object]bool // this package's functions that ignore the ctx they take
+	starts   map[*types.Func]bool  // this package's functions that use their ctx only in goroutines they start
+	ig       *ignoring             // the walker that tells them, shared with NoWork
+	igMu     sync.Mutex            // serialises the rules' questions to ig (OnlyMeasures, CallIgnoresCtx)
 }
 
 // Info is the SSA-level view of a package.
@@ -242,7 +241,6 @@ func run(pass *analysis.Pass) (any, error) {
 		res.returned = importReturned(pass)
 		exportReturned(pass, res)
 		res.ignoring = exportIgnoring(pass)
-		res.dialsOnly = make(map[types.Object]bool)
 		res.starts = exportStarts(pass)
 		exportSemanticIgnoring(pass, res, res.SSA())
 		exportRuns(pass, res, res.SSA())

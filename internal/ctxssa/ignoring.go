@@ -35,8 +35,9 @@ const (
 	// ctx.Done() compared with nil in a function without a loop, a predicate that classifies an
 	// error after the work — or compared itself: no values are read, no work is done.
 	inspects
-	// dials: the ctx is referred to only to dial (ctxorigin.IsDial), keeping the connection, or
-	// to read values from it: a dial helper, whose connection outlives the request that asked.
+	// dials: the ctx is referred to only to dial (ctxorigin.IsDial), keeping the connection, to
+	// read values from it or to ask it whether it is done: a dial helper, whose connection
+	// outlives the request that asked.
 	dials
 	nUses
 )
@@ -104,7 +105,6 @@ func exportSemanticIgnoring(pass *analysis.Pass, res *Result, info *Info) {
 			continue
 		}
 		if ig.in(dials, func() bool { return ig.ignoresParams(fn) }) {
-			res.dialsOnly[obj] = true
 			pass.ExportObjectFact(obj, new(dialsOnly))
 		}
 		if !obj.Exported() {
@@ -270,7 +270,7 @@ func (ig *ignoring) noWork(v ssa.Value, depth int) bool {
 
 // callNoWork reports whether the call, given the ctx v, does no work with it.
 func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
-	if !ig.strict && ctxorigin.OnCycle(call.Block(), nil) {
+	if !ig.strict && ctxorigin.Looped(call) {
 		// Made in a loop: asking the ctx whether it is done, here or in the callee, may be
 		// what stops the loop — work.
 		return ig.strictly(func() bool { return ig.callNoWork(call, v, depth) })
@@ -280,7 +280,7 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 		return false // a ctx used as the function called: not a ctx
 	}
 	callee := ctxorigin.Callee(common) // for a method of the ctx itself (ctx.Value), that method
-	if common.Value == v && ig.inspection(call) {
+	if ig.inspection(call, v) {
 		return true
 	}
 	if ig.mode == inspects {
@@ -323,14 +323,12 @@ func (ig *ignoring) calleeNoWork(call *ssa.Call, callee *types.Func) bool {
 	return ig.importedNoWork(callee)
 }
 
-// inspection reports whether call asks its receiver, a ctx, whether it is done — Err or Done —
+// inspection reports whether call asks v, a ctx, whether it is done — Err or Done —
 // only to compare the answer with nil, in a function without a loop, when the walker allows
 // it: a predicate that classifies an error after the work. Nothing such a function does can be
 // stopped by the answer; a loop's check is work (ctxless counts it as honouring the ctx).
-func (ig *ignoring) inspection(call *ssa.Call) bool {
-	common := call.Common()
-	if ig.strict || ig.mode == measures || !common.IsInvoke() || !typesutil.IsContext(common.Value.Type()) ||
-		common.Method.Name() != "Err" && common.Method.Name() != "Done" {
+func (ig *ignoring) inspection(call *ssa.Call, v ssa.Value) bool {
+	if ig.strict || ig.mode == measures || ctxorigin.AsksDone(call.Common()) != v {
 		return false
 	}
 	for _, ref := range *call.Referrers() {
@@ -405,10 +403,20 @@ func (r *Result) DialsOnly(fn *types.Func) bool {
 	if fn == nil {
 		return false
 	}
-	if ctxorigin.IsDial(fn) || r.dialsOnly[fn] {
+	if ctxorigin.IsDial(fn) {
 		return true
 	}
-	return fn.Pkg() != r.pass.Pkg && r.pass.ImportObjectFact(fn.Origin(), new(dialsOnly))
+	if fn.Pkg() != r.pass.Pkg {
+		return r.pass.ImportObjectFact(fn.Origin(), new(dialsOnly))
+	}
+	body := r.body(fn)
+	if body == nil {
+		return false
+	}
+	r.igMu.Lock()
+	defer r.igMu.Unlock()
+	ig := r.ignorer()
+	return ig.in(dials, func() bool { return ig.ignoresParams(body) }) // memoised: answered for the fact already
 }
 
 // staticCallNoWork reports, in the inspects and dials modes, whether call is a static call of a

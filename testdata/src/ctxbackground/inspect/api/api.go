@@ -99,5 +99,16 @@ func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream catalogpb.Cat
 		}
 		time.Sleep(time.Second)
 	}
+	for i := 0; i < 3; i++ {
+		err := conncache.With(ctx, "peer:443", send)
+		done := func() bool { return gone(context.TODO(), err) } // want `context.TODO\(\) in handler Server.ListItems drops the caller's deadline`
+		if done() {
+			break
+		}
+	}
+	once := conncache.With(ctx, "peer:443", send)
+	if func() bool { return gone(context.TODO(), once) }() { // asked once, after the work: silent
+		return once
+	}
 	return retried("peer:443", send) // want `api\.retried, called in handler Server\.ListItems, works with context\.Background\(\); pass stream.Context\(\) down`
 }
