@@ -473,6 +473,13 @@ func (r *Resolver) fieldStores(addr ssa.Value, field int) Set {
 				}
 				fv := typesutil.FieldVar(ref.Val.Type(), field)
 				sets = append(sets, Set{{Kind: Field, FieldVar: fv, FieldBase: base, baseParam: bp, Pos: ref.Pos()}})
+			case ref.Addr == addr && isParam(ref.Val):
+				// A struct parameter copied in — go/ssa spills a value receiver so (p proc)
+				// Context() { return p.ctx } reads its field from the copy: the parameter's
+				// field, which a summary maps to the caller's argument.
+				base, bp := r.baseOf(ref.Val)
+				fv := typesutil.FieldVar(ref.Val.Type(), field)
+				sets = append(sets, Set{{Kind: Field, FieldVar: fv, FieldBase: base, baseParam: bp, Pos: ref.Pos()}})
 			default:
 				sets = append(sets, unknown)
 			}
@@ -488,6 +495,11 @@ func (r *Resolver) fieldStores(addr ssa.Value, field int) Set {
 		}
 	}
 	return union(sets...)
+}
+
+func isParam(v ssa.Value) bool {
+	_, ok := v.(*ssa.Parameter)
+	return ok
 }
 
 // copiedFrom returns the local struct that st copies whole into alloc (*alloc = *from), or nil.

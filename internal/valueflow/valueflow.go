@@ -116,12 +116,37 @@ func (w *walk) each(v ssa.Value) bool {
 			return w.all(vs)
 		}
 	case *ssa.UnOp:
-		if v.Op == token.MUL {
-			return w.load(v.X)
+		if v.Op != token.MUL {
+			return false
 		}
-		return false
+		if a, ok := v.X.(*ssa.Alloc); ok && builtHere(a) {
+			break // a struct value its function builds field by field (proc{ctx: parent}): the value itself
+		}
+		return w.load(v.X)
 	}
 	return w.leaf(v)
+}
+
+// builtHere reports whether alloc is a struct variable its function fills field by field and
+// reads whole — a composite literal, T{f: x} — with its address going nowhere else.
+func builtHere(alloc *ssa.Alloc) bool {
+	if _, ok := alloc.Type().(*types.Pointer).Elem().Underlying().(*types.Struct); !ok {
+		return false
+	}
+	for _, ref := range *alloc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.FieldAddr:
+			for _, use := range *ref.Referrers() {
+				if st, ok := use.(*ssa.Store); !ok || st.Addr != ref {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // all reports whether every value of vs is accepted, and that there is one.

@@ -89,3 +89,24 @@ func (s *Tenants) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*
 	}
 	return nil, nil
 }
+
+// proc is a lifetime the server keeps by value: its method has a value receiver.
+type proc struct{ ctx context.Context }
+
+func (p proc) Context() context.Context { return p.ctx }
+
+// ByValue keeps its lifetime by value, behind the interface.
+type ByValue struct {
+	catalogpb.UnimplementedCatalogServer
+	life lifetime
+}
+
+// NewByValue wires it at start-up with the process ctx.
+func NewByValue(parent context.Context) *ByValue { return &ByValue{life: proc{ctx: parent}} }
+
+func (s *ByValue) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	_ = load(s.life.Context(), req.GetId()) // want `containers.load in handler ByValue.GetItem uses receiver field`
+	var l lifetime = proc{ctx: ctx}
+	_ = load(l.Context(), "request") // a per-request value: the request's ctx
+	return nil, nil
+}
