@@ -8,7 +8,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/deadlinelint/deadlinelint/internal/report"
@@ -45,15 +44,18 @@ type units struct {
 // checkUnits reports the constants without a time unit given where a deadline or timeout is set.
 func checkUnits(pass *analysis.Pass, rep *report.Reporter) {
 	u := &units{pass: pass, rep: rep}
-	insp := inspector.New(pass.Files)
-	insp.Preorder([]ast.Node{(*ast.CallExpr)(nil), (*ast.CompositeLit)(nil)}, func(n ast.Node) {
-		switch n := n.(type) {
-		case *ast.CallExpr:
-			u.call(n)
-		case *ast.CompositeLit:
-			u.literal(n)
-		}
-	})
+	// One walk: building an inspector for it would cost more than the walk.
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				u.call(n)
+			case *ast.CompositeLit:
+				u.literal(n)
+			}
+			return true
+		})
+	}
 }
 
 // call checks a call of one of durationParams, and the time.Now().Add(d) given to a deadline.

@@ -65,7 +65,7 @@ type Resolver struct {
 	pkg     *ssa.Package
 	funcs   []*ssa.Function
 	owned   func(types.Object) bool
-	named   []*types.TypeName                 // the owned concrete types visible to the package
+	types   *Types                            // the owned concrete types visible to the package
 	impls   map[*types.Func][]Target          // per interface method
 	implsOf map[*types.Interface][]types.Type // per interface: the implementing types (T or *T)
 	vf      *valueflow.Flow                   // the package's value flow, made on first use
@@ -87,13 +87,105 @@ type Resolver struct {
 // New returns a Resolver for pkg, whose source functions are funcs. Interface calls are
 // followed only for interfaces that owned accepts (the user's own, not io.Closer: a user type
 // that happens to implement a standard interface is not what a handler's io.Closer is), and
-// only into implementations it accepts.
-func New(pkg *ssa.Package, funcs []*ssa.Function, owned func(types.Object) bool) *Resolver {
+// only into implementations it accepts. ts indexes the named types the package can see; every
+// resolver of the package (with the same owned) shares one, built by the first that asks.
+func New(pkg *ssa.Package, funcs []*ssa.Function, owned func(types.Object) bool, ts *Types) *Resolver {
 	return &Resolver{
-		pkg: pkg, funcs: funcs, owned: owned,
+		pkg: pkg, funcs: funcs, owned: owned, types: ts,
 		impls:   make(map[*types.Func][]Target),
 		implsOf: make(map[*types.Interface][]types.Type),
 	}
+}
+
+// Types holds the packages whose named types the resolvers of one package look through: the
+// package and every package it imports, directly or not. Its zero value is ready to use; it is
+// safe for concurrent use.
+type Types struct {
+	once sync.Once
+	pkgs []*types.Package
+}
+
+// candidates returns the owned named types, outside test files, that may implement iface:
+// those whose pointer's method set has a method of each of iface's names (all of them for an
+// empty interface), in the order of the packages, then of the types' names. Asking
+// types.Implements of every named type visible to a package for every interface a call goes
+// through was the resolver's largest cost; each package's index is built once.
+func (ts *Types) candidates(pkg *types.Package, fset *token.FileSet, owned func(types.Object) bool, iface *types.Interface) []*types.TypeName {
+	ts.once.Do(func() { ts.pkgs = packages(pkg) })
+	var out []*types.TypeName
+	for _, p := range ts.pkgs {
+		idx := indexOf(p)
+		if len(idx.all) == 0 || !owned(idx.all[0]) {
+			// Whose a type is — the user's or a dependency's — is decided by where its
+			// package lies: the standard library and the module cache are skipped whole.
+			continue
+		}
+		idx.indexMethods()
+		fewest := idx.all
+		for i := range iface.NumMethods() {
+			if c := idx.byName[iface.Method(i).Name()]; i == 0 || len(c) < len(fewest) {
+				fewest = c
+			}
+		}
+		for _, tn := range fewest {
+			if owned(tn) && !inTestFile(fset, tn) {
+				out = append(out, tn)
+			}
+		}
+	}
+	return out
+}
+
+// typeIndex lists the named, non-alias, non-interface types declared at package level in a
+// package, in the order of their names, and indexes them by the names of their pointers'
+// methods (on first use: the packages of dependencies are never indexed).
+type typeIndex struct {
+	all    []*types.TypeName
+	once   sync.Once
+	byName map[string][]*types.TypeName
+}
+
+// indexByPkg caches indexOf per package: every package importing p asks again.
+var indexByPkg sync.Map // *types.Package -> *typeIndex
+
+func indexOf(p *types.Package) *typeIndex {
+	if v, ok := indexByPkg.Load(p); ok {
+		return v.(*typeIndex)
+	}
+	idx := new(typeIndex)
+	scope := p.Scope()
+	for _, name := range scope.Names() {
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() && !types.IsInterface(tn.Type()) {
+			idx.all = append(idx.all, tn)
+		}
+	}
+	v, _ := indexByPkg.LoadOrStore(p, idx)
+	return v.(*typeIndex)
+}
+
+// indexMethods fills byName once.
+func (idx *typeIndex) indexMethods() {
+	idx.once.Do(func() {
+		idx.byName = make(map[string][]*types.TypeName)
+		for _, tn := range idx.all {
+			for _, m := range methodNames(tn) {
+				idx.byName[m] = append(idx.byName[m], tn)
+			}
+		}
+	})
+}
+
+// methodNames returns the distinct names in the method set of *T for the named type T, which
+// holds T's own: its methods and those promoted from embedded fields.
+func methodNames(tn *types.TypeName) []string {
+	ms := types.NewMethodSet(types.NewPointer(tn.Type()))
+	var names []string
+	for i := range ms.Len() {
+		if name := ms.At(i).Obj().Name(); !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // Targets returns the functions the call may invoke.
@@ -309,18 +401,8 @@ func (r *Resolver) implementers(iface *types.Interface) []types.Type {
 	if ts, ok := r.implsOf[iface]; ok {
 		return ts
 	}
-	if r.named == nil {
-		r.named = []*types.TypeName{}
-		for _, p := range packages(r.pkg.Pkg) {
-			for _, tn := range concreteTypes(p) {
-				if r.owned(tn) && !inTestFile(r.pkg.Prog.Fset, tn) {
-					r.named = append(r.named, tn)
-				}
-			}
-		}
-	}
 	var out []types.Type
-	for _, tn := range r.named {
+	for _, tn := range r.types.candidates(r.pkg.Pkg, r.pkg.Prog.Fset, r.owned, iface) {
 		if t := implementing(tn.Type(), iface); t != nil {
 			out = append(out, t)
 		}
@@ -351,32 +433,12 @@ func implementing(t types.Type, iface *types.Interface) types.Type {
 // interface, as its package sees them.
 func ImplementersIn(p *types.Package, iface *types.Interface) []types.Type {
 	var out []types.Type
-	for _, tn := range concreteTypes(p) {
+	for _, tn := range indexOf(p).all {
 		if t := implementing(tn.Type(), iface); t != nil {
 			out = append(out, t)
 		}
 	}
 	return out
-}
-
-// concreteByPkg caches concreteTypes per package: every package importing p asks again.
-var concreteByPkg sync.Map // *types.Package -> []*types.TypeName
-
-// concreteTypes returns the named, non-alias, non-interface types declared at package level
-// in p, in the order of their names.
-func concreteTypes(p *types.Package) []*types.TypeName {
-	if v, ok := concreteByPkg.Load(p); ok {
-		return v.([]*types.TypeName)
-	}
-	var out []*types.TypeName
-	scope := p.Scope()
-	for _, name := range scope.Names() {
-		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() && !types.IsInterface(tn.Type()) {
-			out = append(out, tn)
-		}
-	}
-	v, _ := concreteByPkg.LoadOrStore(p, out)
-	return v.([]*types.TypeName)
 }
 
 // packageName qualifies a type by its package's name: "*repo.PG".

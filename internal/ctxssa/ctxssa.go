@@ -151,6 +151,7 @@ type Result struct {
 
 	once     sync.Once
 	info     *Info
+	types    callees.Types                        // the named types every resolver of the package looks through
 	returned map[types.Object]*ctxorigin.Returned // the Returned facts of imported functions
 	external map[*types.Package]bool              // imported packages the user does not own
 
@@ -178,7 +179,7 @@ func (r *Result) MayHaveScopes() bool { return r.RPC || r.marked }
 
 // SSA builds (once) and returns the package's SSA view.
 func (r *Result) SSA() *Info {
-	r.once.Do(func() { r.info = buildSSA(r.pass, r.generated, r.returned, r.TestSupport, r.Owned) })
+	r.once.Do(func() { r.info = buildSSA(r.pass, r.generated, r.returned, r.TestSupport, r.Owned, &r.types) })
 	return r.info
 }
 
@@ -333,7 +334,7 @@ func storedParams(fn *ssa.Function) *storesParams {
 // its own: a resolver is not safe for concurrent use.
 func (r *Result) NewCallees() *callees.Resolver {
 	info := r.SSA()
-	t := callees.New(info.Pkg, info.Funcs, r.Owned)
+	t := callees.New(info.Pkg, info.Funcs, r.Owned, &r.types)
 	t.Imported = r.importedRuns
 	t.RunFields = r.runFields
 	t.StoredParams = r.storedParams
@@ -781,7 +782,7 @@ func isExternal(pass *analysis.Pass) bool {
 }
 
 // buildSSA creates the SSA package the way buildssa does, without its noreturn pass.
-func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types.Object]*ctxorigin.Returned, testSupport bool, owned func(types.Object) bool) *Info {
+func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types.Object]*ctxorigin.Returned, testSupport bool, owned func(types.Object) bool, ts *callees.Types) *Info {
 	prog := ssa.NewProgram(pass.Fset, 0)
 	for _, p := range pass.Pkg.Imports() {
 		prog.CreatePackage(p, nil, nil, true)
@@ -821,7 +822,7 @@ func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types
 	imported := func(fn *types.Func) *ctxorigin.Returned { return returned[fn] }
 	origins := ctxorigin.New(scopes, imported)
 	origins.Flow = valueflow.New(pkg, funcs)
-	targets := callees.New(pkg, funcs, owned)
+	targets := callees.New(pkg, funcs, owned, ts)
 	origins.Implementations = func(common *ssa.CallCommon) []ctxorigin.Impl {
 		var out []ctxorigin.Impl
 		for _, t := range targets.Dynamic(common) {

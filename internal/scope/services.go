@@ -2,6 +2,7 @@ package scope
 
 import (
 	"go/types"
+	"sync"
 
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
@@ -15,23 +16,36 @@ import (
 func serviceInterfaces(pkg *types.Package) []*types.Interface {
 	var out []*types.Interface
 	seen := make(map[*types.Interface]bool)
-	visit := func(p *types.Package) {
-		for _, name := range p.Scope().Names() {
-			fn, ok := p.Scope().Lookup(name).(*types.Func)
-			if !ok {
-				continue
-			}
-			if iface := registeredInterface(fn.Signature()); iface != nil && !seen[iface] {
+	for _, p := range append([]*types.Package{pkg}, pkg.Imports()...) {
+		for _, iface := range registeredIn(p) {
+			if !seen[iface] {
 				seen[iface] = true
 				out = append(out, iface)
 			}
 		}
 	}
-	visit(pkg)
-	for _, imp := range pkg.Imports() {
-		visit(imp)
-	}
 	return out
+}
+
+// registeredByPkg caches registeredIn per package: every package importing p asks again.
+var registeredByPkg sync.Map // *types.Package -> []*types.Interface
+
+// registeredIn returns the service interfaces registered by the functions declared in p, in
+// the order of their names.
+func registeredIn(p *types.Package) []*types.Interface {
+	if v, ok := registeredByPkg.Load(p); ok {
+		return v.([]*types.Interface)
+	}
+	var out []*types.Interface
+	for _, name := range p.Scope().Names() {
+		if fn, ok := p.Scope().Lookup(name).(*types.Func); ok {
+			if iface := registeredInterface(fn.Signature()); iface != nil {
+				out = append(out, iface)
+			}
+		}
+	}
+	v, _ := registeredByPkg.LoadOrStore(p, out)
+	return v.([]*types.Interface)
 }
 
 // handlerMethods returns the methods of pkg that serve one of the service interfaces ifaces:
