@@ -795,7 +795,9 @@ func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types
 	add = func(fn *ssa.Function) {
 		funcs = append(funcs, fn)
 		for _, anon := range fn.AnonFuncs {
-			add(anon)
+			if !ctxorigin.NeverMade(anon) {
+				add(anon)
+			}
 		}
 	}
 	for _, f := range pass.Files {
@@ -813,7 +815,7 @@ func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types
 	// Function literals in package-level var initialisers live in the synthetic init.
 	if initFn := pkg.Func("init"); initFn != nil {
 		for _, anon := range initFn.AnonFuncs {
-			if !generated[pass.Fset.File(anon.Pos()).Name()] {
+			if !generated[pass.Fset.File(anon.Pos()).Name()] && !ctxorigin.NeverMade(anon) {
 				add(anon)
 			}
 		}
