@@ -98,8 +98,8 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, owned func(types.Object) bool,
 }
 
 // Types holds the packages whose named types the resolvers of one package look through: the
-// package and every package it imports, directly or not. Its zero value is ready to use; it is
-// safe for concurrent use.
+// package and every package it imports, directly or not, that declares a type the resolvers'
+// owned accepts. Its zero value is ready to use; it is safe for concurrent use.
 type Types struct {
 	once sync.Once
 	pkgs []*types.Package
@@ -109,17 +109,21 @@ type Types struct {
 // those whose pointer's method set has a method of each of iface's names (all of them for an
 // empty interface), in the order of the packages, then of the types' names. Asking
 // types.Implements of every named type visible to a package for every interface a call goes
-// through was the resolver's largest cost; each package's index is built once.
+// through was the resolver's largest cost; each package's index is built once, and only for
+// packages with an owned type (never for the standard library or the module cache).
 func (ts *Types) candidates(pkg *types.Package, fset *token.FileSet, owned func(types.Object) bool, iface *types.Interface) []*types.TypeName {
-	ts.once.Do(func() { ts.pkgs = packages(pkg) })
+	ts.once.Do(func() {
+		for _, p := range packages(pkg) {
+			// Ownership is asked of each type, not of the package: a //line directive can
+			// place one file of a package in the module cache.
+			if slices.ContainsFunc(indexOf(p).all, func(tn *types.TypeName) bool { return owned(tn) }) {
+				ts.pkgs = append(ts.pkgs, p)
+			}
+		}
+	})
 	var out []*types.TypeName
 	for _, p := range ts.pkgs {
 		idx := indexOf(p)
-		if len(idx.all) == 0 || !owned(idx.all[0]) {
-			// Whose a type is — the user's or a dependency's — is decided by where its
-			// package lies: the standard library and the module cache are skipped whole.
-			continue
-		}
 		idx.indexMethods()
 		fewest := idx.all
 		for i := range iface.NumMethods() {

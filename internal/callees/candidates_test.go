@@ -65,6 +65,17 @@ type Empty interface{}
 	if got, want := names("Empty"), []string{"cached", "disk", "mem", "other", "readOnly", "wrapped"}; !slices.Equal(got, want) {
 		t.Errorf("implementers of the empty interface: got %v, want %v", got, want)
 	}
+	// Ownership is asked of each type: a package whose first type (by name) is not owned — a
+	// generated file that a //line directive places in the module cache — still gives its
+	// owned ones.
+	notCached := func(o types.Object) bool { return o.Name() != "cached" }
+	var got []string
+	for _, tn := range new(Types).candidates(pkg, fset, notCached, pkg.Scope().Lookup("Store").Type().Underlying().(*types.Interface)) {
+		got = append(got, tn.Name())
+	}
+	if want := []string{"disk", "mem", "wrapped"}; !slices.Equal(got, want) {
+		t.Errorf("candidates when the first type is not owned: got %v, want %v", got, want)
+	}
 	// Types of a package the caller does not own are never candidates.
 	none := func(types.Object) bool { return false }
 	it := pkg.Scope().Lookup("Store").Type().Underlying().(*types.Interface)
