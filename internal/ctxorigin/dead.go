@@ -6,14 +6,16 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// NeverMade reports whether the function literal fn is made only by code that never runs: go/ssa
-// keeps the branch of `if false { go func() { … }() }` (a feature switched off, a
-// `const debug = false`) as a jump on a constant, so the literal is built, but no path from its
-// enclosing function's entry reaches the instruction that makes it — nor, for a literal nested
-// in one, the instruction that makes that one. What never runs loses no deadline.
+// NeverMade reports whether the function literal fn is made only by code that never runs in
+// the build analysed: go/ssa keeps the branch of `if false { go func() { … }() }` (a feature
+// switched off, a `const debug = false`, a local that is always false, a comparison of
+// runtime.GOOS with another system) as a jump on a constant, so the literal is built, but no
+// path from its enclosing function's entry reaches the instruction that makes it — nor, for a
+// literal nested in one, the instruction that makes that one. Code after a return leaves the
+// literal with no maker at all. What never runs loses no deadline.
 func NeverMade(fn *ssa.Function) bool {
 	parent := fn.Parent()
-	if parent == nil || fn.Referrers() == nil || len(*fn.Referrers()) == 0 {
+	if parent == nil || fn.Referrers() == nil {
 		return false
 	}
 	if NeverMade(parent) {
