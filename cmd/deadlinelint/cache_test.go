@@ -198,3 +198,30 @@ func TestBrokenTestFileOnVetRoute(t *testing.T) {
 		t.Fatalf("go vet route:\n%s%s\nin process:\n%s%s", vetRoute.stdout, vetRoute.stderr, inProcess.stdout, inProcess.stderr)
 	}
 }
+
+// go vet analyses a package again for another package's tests ("api [store.test]") and beside
+// its own test build ("store [store.test]"); with -test=false these are the same analysis, and
+// the processes of a run copy it rather than make it again — with the findings of the route
+// that makes every analysis itself.
+func TestTwinsShareOneAnalysis(t *testing.T) {
+	dir := cacheModule(t, dropping)
+	for name, content := range map[string]string{
+		"store/store_internal_test.go": "package store\n\nimport \"testing\"\n\nfunc TestFetch(t *testing.T) { _ = fetch(t.Context(), \"1\") }\n",
+		"store/store_test.go":          "package store_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/cache/api\"\n)\n\nfunc TestGet(t *testing.T) { _ = api.Get(t.Context(), \"1\") }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("DEADLINELINT_VET", "1")
+	vetRoute := deadlinelint(t, dir, "-debug", "-test=false", "./...")
+	vetRoute.wantCode(t, 1)
+	if !strings.Contains(vetRoute.stderr, "go vet: 2 analyses copied from an identical one") {
+		t.Fatalf("want the two twins (store, api) copied:\n%s", vetRoute.stderr)
+	}
+	t.Setenv("DEADLINELINT_INPROCESS", "1")
+	inProcess := deadlinelint(t, dir, "-test=false", "./...")
+	if vetRoute.stdout != inProcess.stdout || !strings.Contains(vetRoute.stdout, "api/api.go:13:9:") {
+		t.Fatalf("go vet route:\n%s\nin process:\n%s", vetRoute.stdout, inProcess.stdout)
+	}
+}

@@ -75,6 +75,11 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 	t0 := time.Now()
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
+	if share, err := os.MkdirTemp("", "deadlinelint-vetshare"); err == nil {
+		defer os.RemoveAll(share)
+		defer func() { c.debugf(cfg, "go vet: %d analyses copied from an identical one", countShared(share)) }()
+		cmd.Env = append(os.Environ(), vetmode.ShareEnv+"="+share)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -345,4 +350,17 @@ func ruleFlagArgs(fs *flag.FlagSet, ruleFlag func(name string) bool) []string {
 		}
 	})
 	return args
+}
+
+// countShared counts the analyses the tool's processes copied from an identical one
+// (vetmode.ShareEnv).
+func countShared(dir string) int {
+	entries, _ := os.ReadDir(dir)
+	n := 0
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), vetmode.SharedSuffix) {
+			n++
+		}
+	}
+	return n
 }

@@ -10,6 +10,9 @@
 //     ctxssa finds in a library's syntax (functions that only read values from their ctx, or
 //     never refer to it), as the in-process driver does.
 //   - -test=false leaves _test.go files out, as the standalone command's flag does.
+//   - The processes of one run of the standalone command share the outputs of identical
+//     analyses (share.go): with -test=false go vet asks for the same analysis of a package up
+//     to three times.
 //   - -ends marks each diagnostic's message with its end position, which go vet's JSON does
 //     not carry, for the standalone command to read back (SplitEnd). A flag, not an
 //     environment variable: go vet keys its cache on the flags, so a plain go vet never sees a
@@ -66,6 +69,9 @@ func Main(analyzers []*analysis.Analyzer) {
 		fmt.Fprintf(os.Stderr, "deadlinelint: %v\n", err)
 		os.Exit(1)
 	case skipped:
+		os.Exit(0)
+	}
+	if share(args) {
 		os.Exit(0)
 	}
 	if v, _ := flagValue(args, EndsFlag); v == "true" {
