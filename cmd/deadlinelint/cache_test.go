@@ -225,3 +225,26 @@ func TestTwinsShareOneAnalysis(t *testing.T) {
 		t.Fatalf("go vet route:\n%s\nin process:\n%s", vetRoute.stdout, inProcess.stdout)
 	}
 }
+
+// With a cold build cache the command analyses in the process — unless that would take more
+// memory than allowed (DEADLINELINT_MEMORY, in MiB): then through go vet, which compiles
+// first, holds one package at a time, and caches the findings for the next run.
+func TestColdBuildCacheOverMemoryBoundGoesThroughVet(t *testing.T) {
+	dir := cacheModule(t, dropping)
+	t.Setenv("GOCACHE", t.TempDir())
+	t.Setenv("DEADLINELINT_MEMORY", "1")
+	res := deadlinelint(t, dir, "-debug", "./...")
+	res.wantCode(t, 1)
+	if !strings.Contains(res.stderr, "take about") || !strings.Contains(res.stderr, "running go vet") {
+		t.Fatalf("over the memory bound, the command did not go through go vet:\n%s", res.stderr)
+	}
+	want := "api/api.go:13:9: store.Load, called in request scope Get"
+	if !strings.Contains(res.stdout, want) {
+		t.Fatalf("want %q in\n%s", want, res.stdout)
+	}
+	t.Setenv("DEADLINELINT_MEMORY", "")
+	again := deadlinelint(t, dir, "-debug", "./...")
+	if !strings.Contains(again.stderr, "running go vet") || again.stdout != res.stdout {
+		t.Fatalf("the second run did not find the build cache warm, or reported otherwise:\n%s%s", again.stdout, again.stderr)
+	}
+}

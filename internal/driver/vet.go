@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,8 +31,10 @@ import (
 // go vet needs the compiled export data of every package it analyses and of their
 // dependencies: with a build cache that lacks most of them (a fresh CI runner, a first
 // checkout) it would compile them all first, several times the cost of analysing from source,
-// so the command analyses in the process then. DEADLINELINT_VET=1 goes through go vet all the
-// same.
+// so the command analyses in the process then — unless the process would hold more source
+// than memoryBound allows (a large module: in the process every package's syntax, types and
+// SSA are held at once): then it goes through go vet all the same, slower once, and bounded in
+// memory and cached after. DEADLINELINT_VET=1 goes through go vet always.
 //
 // DEADLINELINT_INPROCESS=1 analyses in the process always (go/packages and the checker), as
 // the command does when it cannot run itself, and when a package cannot be analysed.
@@ -59,14 +63,18 @@ func (c *Command) vetArgs(cfg *config) []string {
 // precisely what is wrong and still analyses every other package: errors are the rare case,
 // and clear errors matter more there than speed.
 func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*result, error) {
-	named, why, cold := c.planVet(dir, cfg)
+	named, why, cold, sources := c.planVet(dir, cfg)
 	if named == nil {
 		c.debugf(cfg, "analysing in the process: %s", why)
 		return c.analysePackages(dir, cfg, prog)
 	}
 	if cold != "" && os.Getenv("DEADLINELINT_VET") == "" {
-		c.debugf(cfg, "analysing in the process: %s", cold)
-		return c.analysePackages(dir, cfg, prog)
+		need, bound := sources*rssPerSourceByte, memoryBound()
+		if need <= bound {
+			c.debugf(cfg, "analysing in the process: %s", cold)
+			return c.analysePackages(dir, cfg, prog)
+		}
+		c.debugf(cfg, "%s, but in the process their %d MB of source would take about %d MiB (more than %d MiB): through go vet, which compiles them first", cold, sources/1e6, need>>20, bound>>20)
 	}
 	res := &result{root: findRoot(dir), dir: dir}
 	prog.setStage("analysing (go vet)")
@@ -101,9 +109,52 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 
 // listedPackage is what go list says of one package, as planVet reads it.
 type listedPackage struct {
-	ImportPath, Name, Dir string
-	DepOnly, Stale        bool
-	Error                 *struct{ Pos, Err string }
+	ImportPath, Name, Dir     string
+	DepOnly, Stale            bool
+	Error                     *struct{ Pos, Err string }
+	GoFiles, CgoFiles         []string
+	TestGoFiles, XTestGoFiles []string
+}
+
+// The in-process route holds the syntax, types and SSA of every package it loads at once:
+// its peak RSS was 44 bytes for each byte of Go source loaded on grpc (35 MB of source, 1.5
+// GiB) and 54 on vitess (117 MB, 6.35 GiB), -test=false, 2026-12-03. go vet's route holds one
+// package at a time, a few hundred MiB at most.
+const rssPerSourceByte = 54
+
+// memoryBound is the peak RSS the in-process route may be expected to take before a run with a
+// cold build cache goes through go vet instead, compiling first: 1.5 GiB, or
+// DEADLINELINT_MEMORY (a size in MiB; 0 never goes through go vet for memory).
+func memoryBound() int64 {
+	if v := os.Getenv("DEADLINELINT_MEMORY"); v != "" {
+		if mib, err := strconv.ParseInt(v, 10, 64); err == nil && mib >= 0 {
+			if mib == 0 {
+				return math.MaxInt64
+			}
+			return mib << 20
+		}
+	}
+	return 1536 << 20
+}
+
+// sourceBytes returns the size of the Go files the in-process route would load for the
+// packages listed: every package's, and the test files of those named when tests are analysed.
+func sourceBytes(pkgs []listedPackage, tests bool) int64 {
+	var n int64
+	for _, p := range pkgs {
+		groups := [][]string{p.GoFiles, p.CgoFiles}
+		if tests && !p.DepOnly {
+			groups = append(groups, p.TestGoFiles, p.XTestGoFiles)
+		}
+		for _, g := range groups {
+			for _, name := range g {
+				if fi, err := os.Stat(filepath.Join(p.Dir, name)); err == nil {
+					n += fi.Size()
+				}
+			}
+		}
+	}
+	return n
 }
 
 // planVet lists the packages the patterns match and their dependencies, once (go list: no
@@ -115,8 +166,8 @@ type listedPackage struct {
 // Test files are not listed: an error in one (a test-only import the go command cannot
 // provide) makes go vet fail, and the command then analyses in the process, which says what
 // is wrong.
-func (c *Command) planVet(dir string, cfg *config) (named map[string]bool, why, cold string) {
-	args := []string{"list", "-e", "-deps", "-json=ImportPath,Name,Dir,DepOnly,Stale,Error"}
+func (c *Command) planVet(dir string, cfg *config) (named map[string]bool, why, cold string, sources int64) {
+	args := []string{"list", "-e", "-deps", "-json=ImportPath,Name,Dir,DepOnly,Stale,Error,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles"}
 	if cfg.tags != "" {
 		args = append(args, "-tags="+cfg.tags)
 	}
@@ -126,9 +177,10 @@ func (c *Command) planVet(dir string, cfg *config) (named map[string]bool, why, 
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Sprintf("go list: %v: %s", err, strings.TrimSpace(stderr.String())), ""
+		return nil, fmt.Sprintf("go list: %v: %s", err, strings.TrimSpace(stderr.String())), "", 0
 	}
 	var roots []*packages.Package
+	var listed []listedPackage
 	stale, total := 0, 0
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
@@ -136,8 +188,9 @@ func (c *Command) planVet(dir string, cfg *config) (named map[string]bool, why, 
 		if err := dec.Decode(&p); err == io.EOF {
 			break
 		} else if err != nil {
-			return nil, "reading go list's output: " + err.Error(), ""
+			return nil, "reading go list's output: " + err.Error(), "", 0
 		}
+		listed = append(listed, p)
 		if why == "" && p.Error != nil {
 			why = fmt.Sprintf("package %s: %s", p.ImportPath, strings.TrimPrefix(p.Error.Pos+": "+p.Error.Err, ": "))
 		}
@@ -153,6 +206,7 @@ func (c *Command) planVet(dir string, cfg *config) (named map[string]bool, why, 
 	}
 	if total > 0 && 4*stale > total {
 		cold = fmt.Sprintf("the build cache lacks %d of the %d packages go vet would need compiled", stale, total)
+		sources = sourceBytes(listed, cfg.tests)
 	}
 	if why == "" && len(roots) == 0 {
 		why = "no packages"
@@ -161,13 +215,13 @@ func (c *Command) planVet(dir string, cfg *config) (named map[string]bool, why, 
 		why = "pattern " + un[0] + " matches no packages"
 	}
 	if why != "" {
-		return nil, why, cold
+		return nil, why, cold, sources
 	}
 	named = make(map[string]bool)
 	for _, p := range roots {
 		named[p.PkgPath] = true
 	}
-	return named, "", cold
+	return named, "", cold, sources
 }
 
 // A vetDiagnostic is one diagnostic in go vet's -json output.
