@@ -60,6 +60,9 @@ func buildTools(ctx context.Context, root, bin, corpusDir string, floorMode stri
 		if _, err := goOutput(ctx, root, nil, "build", "-o", dl, "./cmd/deadlinelint"); err != nil {
 			warn("building deadlinelint: %v; row (c) left out", err)
 		} else {
+			// The command's run cache (runcache.go) of the benchmark's own: (c1) is answered by
+			// it, (c1v) by go vet's cache with it off.
+			runs := "DEADLINELINT_CACHE=" + filepath.Join(bin, "runs")
 			// (c3) runs right after (b), the row its target compares it with: measured after
 			// the go vet rows, whose hundreds of processes leave a shared machine slower for a
 			// while, it cost about a tenth more than next to (b).
@@ -76,16 +79,25 @@ func buildTools(ctx context.Context, root, bin, corpusDir string, floorMode stri
 					note: "through go vet, its result cache missed on every run (a fresh tool ID), build cache warm: a first run",
 					argv: []string{dl, "-test=false"},
 					env: func(run int) []string {
-						return []string{viaVet, fmt.Sprintf("DEADLINELINT_BENCH_NONCE=%d-%d", os.Getpid(), run)}
+						return []string{viaVet, runs, fmt.Sprintf("DEADLINELINT_BENCH_NONCE=%d-%d", os.Getpid(), run)}
 					},
 					okExit: exitAtMost(1),
 				},
 				tool{
 					same: "deadlinelint", warm: true, key: "c1", name: "deadlinelint -test=false, unchanged re-run",
-					note: "the same run again on the unchanged corpus: go vet's cache answers",
+					note: "the same run again on the unchanged corpus: the command's run cache answers",
 					argv: []string{dl, "-test=false"},
 					env: func(int) []string {
-						return []string{viaVet, fmt.Sprintf("DEADLINELINT_BENCH_NONCE=%d-warm", os.Getpid())}
+						return []string{viaVet, runs, fmt.Sprintf("DEADLINELINT_BENCH_NONCE=%d-warm", os.Getpid())}
+					},
+					okExit: exitAtMost(1),
+				},
+				tool{
+					same: "deadlinelint", warm: true, key: "c1v", name: "deadlinelint -test=false, unchanged re-run, run cache off",
+					note: "the same run again with DEADLINELINT_CACHE=off: go vet's cache answers",
+					argv: []string{dl, "-test=false"},
+					env: func(int) []string {
+						return []string{viaVet, "DEADLINELINT_CACHE=off", fmt.Sprintf("DEADLINELINT_BENCH_NONCE=%d-warm", os.Getpid())}
 					},
 					okExit: exitAtMost(1),
 				},
@@ -94,7 +106,7 @@ func buildTools(ctx context.Context, root, bin, corpusDir string, floorMode stri
 					note: "a file of a package no other package of the corpus imports is changed before each run (a comment added)",
 					argv: []string{dl, "-test=false"},
 					env: func(int) []string {
-						return []string{viaVet, fmt.Sprintf("DEADLINELINT_BENCH_NONCE=%d-warm", os.Getpid())}
+						return []string{viaVet, runs, fmt.Sprintf("DEADLINELINT_BENCH_NONCE=%d-warm", os.Getpid())}
 					},
 					edit: true, okExit: exitAtMost(1),
 				},

@@ -243,8 +243,58 @@ func TestColdBuildCacheOverMemoryBoundGoesThroughVet(t *testing.T) {
 		t.Fatalf("want %q in\n%s", want, res.stdout)
 	}
 	t.Setenv("DEADLINELINT_MEMORY", "")
+	t.Setenv("DEADLINELINT_CACHE", "off") // go vet's cache, not the run cache, is what is asked here
 	again := deadlinelint(t, dir, "-debug", "./...")
 	if !strings.Contains(again.stderr, "running go vet") || again.stdout != res.stdout {
 		t.Fatalf("the second run did not find the build cache warm, or reported otherwise:\n%s%s", again.stdout, again.stderr)
+	}
+}
+
+// The run cache answers an unchanged run — on either route — with the findings it would have
+// printed, and misses on any change to what the run loads: the packages named, a dependency,
+// a dependency only their tests import, the flags.
+func TestRunCache(t *testing.T) {
+	t.Setenv("DEADLINELINT_CACHE", t.TempDir())
+	dir := cacheModule(t, dropping)
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A package only api's tests import: a request scope in the test drops its ctx through it.
+	fixture := func(body string) {
+		write("fixture/fixture.go", "package fixture\n\nimport \"context\"\n\n// Load loads a fixture.\nfunc Load(ctx context.Context) error {\n\t"+body+"\n}\n\nfunc fetch(ctx context.Context) error { return ctx.Err() }\n")
+	}
+	fixture("return fetch(context.Background())")
+	write("api/api_test.go", "package api\n\nimport (\n\t\"context\"\n\n\t\"example.com/cache/fixture\"\n)\n\n//deadlinelint:scope\nfunc handle(ctx context.Context) error { return fixture.Load(ctx) }\n")
+	testFinding := "api/api_test.go:10:49: fixture.Load, called in request scope handle"
+
+	for _, route := range []string{"DEADLINELINT_VET", "DEADLINELINT_MEMORY"} {
+		t.Run(route, func(t *testing.T) {
+			t.Setenv(route, map[string]string{"DEADLINELINT_VET": "1", "DEADLINELINT_MEMORY": "0"}[route])
+			t.Setenv("GOCACHE", t.TempDir()) // cold: in the process unless DEADLINELINT_VET
+			fixture("return fetch(context.Background())")
+			first := deadlinelint(t, dir, "-debug", "./api/...")
+			if strings.Contains(first.stderr, "from the run cache") || !strings.Contains(first.stdout, testFinding) {
+				t.Fatalf("first run:\n%s%s", first.stdout, first.stderr)
+			}
+			again := deadlinelint(t, dir, "-debug", "./api/...")
+			if !strings.Contains(again.stderr, "from the run cache") || again.stdout != first.stdout || again.code != first.code {
+				t.Fatalf("an unchanged run was not answered from the run cache as the first:\n%s%s", again.stdout, again.stderr)
+			}
+			other := deadlinelint(t, dir, "-debug", "-ctxless=false", "./api/...")
+			if strings.Contains(other.stderr, "from the run cache") {
+				t.Fatalf("other flags were answered from the run cache:\n%s", other.stderr)
+			}
+			fixture("return fetch(ctx)")
+			fixed := deadlinelint(t, dir, "-debug", "./api/...")
+			if strings.Contains(fixed.stderr, "from the run cache") || strings.Contains(fixed.stdout, testFinding) {
+				t.Fatalf("after the test-only dependency stopped dropping its ctx:\n%s%s", fixed.stdout, fixed.stderr)
+			}
+		})
 	}
 }

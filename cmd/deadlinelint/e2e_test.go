@@ -41,6 +41,11 @@ func runTests(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	binary = filepath.Join(dir, "deadlinelint")
+	// The run cache of the tests' own, not the user's.
+	if err := os.Setenv("DEADLINELINT_CACHE", filepath.Join(dir, "runs")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building deadlinelint: %v\n%s", err, out)
 		return 1

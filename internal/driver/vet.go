@@ -62,12 +62,34 @@ func (c *Command) vetArgs(cfg *config) []string {
 // package that does not parse or type-check — it analyses in the process instead, which says
 // precisely what is wrong and still analyses every other package: errors are the rare case,
 // and clear errors matter more there than speed.
+//
+// A run whose findings the run cache keeps (runcache.go) is answered from it.
 func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*result, error) {
-	named, why, cold, sources := c.planVet(dir, cfg)
-	if named == nil {
-		c.debugf(cfg, "analysing in the process: %s", why)
+	plan := c.planVet(dir, cfg)
+	if plan.named == nil {
+		c.debugf(cfg, "analysing in the process: %s", plan.why)
 		return c.analysePackages(dir, cfg, prog)
 	}
+	t0 := time.Now()
+	key, why := c.runKey(dir, cfg, plan.listed)
+	if key == "" {
+		c.debugf(cfg, "no run cache: %s", why)
+	}
+	if findings, ok := cachedRun(key); ok {
+		c.debugf(cfg, "findings from the run cache (key %s, %v)", key[:12], time.Since(t0).Round(time.Millisecond))
+		return &result{root: findRoot(dir), dir: dir, findings: findings}, nil
+	}
+	res, err := c.analyseOnRoute(dir, cfg, prog, plan)
+	if err == nil && len(res.errors) == 0 {
+		keepRun(key, res.findings)
+	}
+	return res, err
+}
+
+// analyseOnRoute analyses the packages of plan in the process or through go vet, as the build
+// cache and the memory the process would need decide.
+func (c *Command) analyseOnRoute(dir string, cfg *config, prog *progress, plan vetPlan) (*result, error) {
+	named, cold, sources := plan.named, plan.cold, plan.sources
 	if cold != "" && os.Getenv("DEADLINELINT_VET") == "" {
 		need, bound := sources*rssPerSourceByte, memoryBound()
 		if need <= bound {
@@ -110,11 +132,23 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 // listedPackage is what go list says of one package, as planVet reads it.
 type listedPackage struct {
 	ImportPath, Name, Dir     string
-	DepOnly, Stale            bool
+	DepOnly, Stale, Standard  bool
 	Error                     *struct{ Pos, Err string }
-	GoFiles, CgoFiles         []string
+	GoFiles, CgoFiles, HFiles []string
 	TestGoFiles, XTestGoFiles []string
+	Module                    *listedModule
 }
+
+// listedModule is what go list says of a package's module.
+type listedModule struct {
+	Path, Version, Dir, GoMod, GoVersion string
+	Main                                 bool
+	Replace                              *listedModule
+}
+
+// listFields are the fields of listedPackage go list is asked for (Stale aside, which costs
+// a hash of every file).
+const listFields = "ImportPath,Name,Dir,DepOnly,Standard,Error,GoFiles,CgoFiles,HFiles,TestGoFiles,XTestGoFiles,Module"
 
 // The in-process route holds the syntax, types and SSA of every package it loads at once:
 // its peak RSS was 44 bytes for each byte of Go source loaded on grpc (35 MB of source, 1.5
@@ -166,8 +200,24 @@ func sourceBytes(pkgs []listedPackage, tests bool) int64 {
 // Test files are not listed: an error in one (a test-only import the go command cannot
 // provide) makes go vet fail, and the command then analyses in the process, which says what
 // is wrong.
-func (c *Command) planVet(dir string, cfg *config) (named map[string]bool, why, cold string, sources int64) {
-	args := []string{"list", "-e", "-deps", "-json=ImportPath,Name,Dir,DepOnly,Stale,Error,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles"}
+func (c *Command) planVet(dir string, cfg *config) (plan vetPlan) {
+	named, why, cold, sources, listed := c.listForVet(dir, cfg)
+	return vetPlan{named, why, cold, sources, listed}
+}
+
+// A vetPlan is what planVet found: the packages named (nil when go vet cannot analyse them,
+// and why), why the build cache cannot serve go vet (cold, or ""), the bytes of Go source
+// the in-process route would load when it is cold, and go list's packages.
+type vetPlan struct {
+	named     map[string]bool
+	why, cold string
+	sources   int64
+	listed    []listedPackage
+}
+
+// listForVet is planVet's work.
+func (c *Command) listForVet(dir string, cfg *config) (named map[string]bool, why, cold string, sources int64, listed []listedPackage) {
+	args := []string{"list", "-e", "-deps", "-json=" + listFields + ",Stale"}
 	if cfg.tags != "" {
 		args = append(args, "-tags="+cfg.tags)
 	}
@@ -177,10 +227,9 @@ func (c *Command) planVet(dir string, cfg *config) (named map[string]bool, why, 
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Sprintf("go list: %v: %s", err, strings.TrimSpace(stderr.String())), "", 0
+		return nil, fmt.Sprintf("go list: %v: %s", err, strings.TrimSpace(stderr.String())), "", 0, nil
 	}
 	var roots []*packages.Package
-	var listed []listedPackage
 	stale, total := 0, 0
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
@@ -188,7 +237,7 @@ func (c *Command) planVet(dir string, cfg *config) (named map[string]bool, why, 
 		if err := dec.Decode(&p); err == io.EOF {
 			break
 		} else if err != nil {
-			return nil, "reading go list's output: " + err.Error(), "", 0
+			return nil, "reading go list's output: " + err.Error(), "", 0, nil
 		}
 		listed = append(listed, p)
 		if why == "" && p.Error != nil {
@@ -215,13 +264,13 @@ func (c *Command) planVet(dir string, cfg *config) (named map[string]bool, why, 
 		why = "pattern " + un[0] + " matches no packages"
 	}
 	if why != "" {
-		return nil, why, cold, sources
+		return nil, why, cold, sources, listed
 	}
 	named = make(map[string]bool)
 	for _, p := range roots {
 		named[p.PkgPath] = true
 	}
-	return named, "", cold, sources
+	return named, "", cold, sources, listed
 }
 
 // A vetDiagnostic is one diagnostic in go vet's -json output.

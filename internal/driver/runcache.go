@@ -1,0 +1,245 @@
+package driver
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/deadlinelint/deadlinelint/internal/output"
+)
+
+// The run cache: each run's findings, kept under a key of everything they depend on.
+//
+// go vet's cache answers a re-run package by package, but only after go vet has planned the
+// whole build and looked each package up, which is most of what an unchanged re-run costs;
+// and the in-process route (a cold build cache, a module that fits in memory) caches nothing.
+// The command already lists every package it will analyse, with its dependencies, to choose its
+// route; from that listing it keys the run on
+//   - the tool: its executable's content, its version line, and the benchmark's nonce;
+//   - the run: directory, patterns, tags, tests or not, the rules and their flags, and every
+//     GO* and CGO_* variable of the environment;
+//   - every file analysed or loaded: the Go files (and C headers) of every package and its
+//     dependencies — with tests, as `go list -test` lists them, test-only dependencies
+//     included — by content, except in the standard library and the module cache, which the go
+//     command never changes in place, by name, size and modification time; and each main
+//     module's go.mod and go.sum.
+//
+// A run whose key is in the cache prints the findings kept there without analysing anything;
+// any change to any of it is a miss, and the run analyses as it would have (go vet's cache
+// then answers the unchanged packages). Runs with errors are not kept. The cache lives in the
+// user's cache directory (deadlinelint/runs), or DEADLINELINT_CACHE; DEADLINELINT_CACHE=off
+// turns it off. Entries unused for a week are removed.
+
+// runCacheDir returns the directory of the run cache, or "" when it is off.
+func runCacheDir() string {
+	switch v := os.Getenv("DEADLINELINT_CACHE"); v {
+	case "off":
+		return ""
+	case "":
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		return filepath.Join(base, "deadlinelint", "runs")
+	default:
+		return v
+	}
+}
+
+// runKey returns the key of this run, or "" and why when the run cannot be keyed (a package
+// with errors, a file that cannot be read).
+func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, why string) {
+	if c.VetTool == "" {
+		return "", "the command's executable is not known"
+	}
+	if cfg.tests {
+		// Test files import packages the plain listing leaves out.
+		var err error
+		if listed, err = listWithTests(dir, cfg); err != nil {
+			return "", "go list -test: " + err.Error()
+		}
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "deadlinelint run cache 1\n%s\n%s\n", c.Version, os.Getenv("DEADLINELINT_BENCH_NONCE"))
+	if err := hashFile(h, c.VetTool); err != nil {
+		return "", err.Error()
+	}
+	fmt.Fprintf(h, "dir %q\npatterns %q\ntags %q\ntests %v\nrules %q\n", dir, cfg.patterns, cfg.tags, cfg.tests, cfg.ruleFlags)
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "GO") || strings.HasPrefix(kv, "CGO_") {
+			env = append(env, kv)
+		}
+	}
+	slices.Sort(env)
+	fmt.Fprintf(h, "env %q\n", env)
+	mods := make(map[string]bool)
+	for _, p := range listed {
+		if p.Error != nil {
+			return "", "package " + p.ImportPath + ": " + p.Error.Err
+		}
+		fmt.Fprintf(h, "pkg %q %q %q %v\n", p.ImportPath, p.Name, p.Dir, p.DepOnly)
+		immutable := p.Standard
+		if m := p.Module; m != nil {
+			fmt.Fprintf(h, "module %q %q %q %q\n", m.Path, m.Version, m.Dir, m.GoVersion)
+			if r := m.Replace; r != nil {
+				fmt.Fprintf(h, "replace %q %q %q\n", r.Path, r.Version, r.Dir)
+			}
+			immutable = m.Version != "" && m.Replace == nil
+			if m.Main && m.GoMod != "" {
+				mods[m.GoMod] = true
+			}
+		}
+		for _, group := range [][]string{p.GoFiles, p.CgoFiles, p.HFiles, p.TestGoFiles, p.XTestGoFiles} {
+			for _, name := range group {
+				path := name // a test main's is generated into the build cache, absolute
+				if !filepath.IsAbs(path) {
+					path = filepath.Join(p.Dir, name)
+				}
+				fmt.Fprintf(h, "file %q\n", path)
+				if immutable {
+					fi, err := os.Stat(path)
+					if err != nil {
+						return "", err.Error()
+					}
+					fmt.Fprintf(h, "%d %d\n", fi.Size(), fi.ModTime().UnixNano())
+				} else if err := hashFile(h, path); err != nil {
+					return "", err.Error()
+				}
+			}
+		}
+	}
+	for _, gomod := range slices.Sorted(maps.Keys(mods)) {
+		fmt.Fprintf(h, "gomod %q\n", gomod)
+		if err := hashFile(h, gomod); err != nil {
+			return "", err.Error()
+		}
+		sum := strings.TrimSuffix(gomod, ".mod") + ".sum"
+		if err := hashFile(h, sum); err != nil && !os.IsNotExist(err) {
+			return "", err.Error()
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), ""
+}
+
+// listWithTests lists the packages a run with tests loads: the packages named, their tests,
+// and every dependency of either.
+func listWithTests(dir string, cfg *config) ([]listedPackage, error) {
+	args := []string{"list", "-e", "-deps", "-test", "-json=" + listFields}
+	if cfg.tags != "" {
+		args = append(args, "-tags="+cfg.tags)
+	}
+	cmd := exec.Command("go", append(args, cfg.patterns...)...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, err
+	}
+	var listed []listedPackage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); err == io.EOF {
+			return listed, nil
+		} else if err != nil {
+			return nil, err
+		}
+		listed = append(listed, p)
+	}
+}
+
+// hashFile writes the file's content to h.
+func hashFile(h hash.Hash, name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	n, err := io.Copy(h, f)
+	fmt.Fprintf(h, "\n%d\n", n)
+	return err
+}
+
+// cachedRun returns the findings the run cache keeps under key.
+func cachedRun(key string) ([]output.Finding, bool) {
+	dir := runCacheDir()
+	if dir == "" || key == "" {
+		return nil, false
+	}
+	name := filepath.Join(dir, key[:2], key+".json")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, false
+	}
+	var findings []output.Finding
+	if json.Unmarshal(data, &findings) != nil {
+		return nil, false
+	}
+	now := time.Now()
+	_ = os.Chtimes(name, now, now) // used: kept another week
+	return findings, true
+}
+
+// keepRun keeps the findings of a run without errors under key, and removes entries unused
+// for a week (at most once a day).
+func keepRun(key string, findings []output.Finding) {
+	dir := runCacheDir()
+	if dir == "" || key == "" {
+		return
+	}
+	if findings == nil {
+		findings = []output.Finding{}
+	}
+	data, err := json.Marshal(findings)
+	if err != nil {
+		return
+	}
+	sub := filepath.Join(dir, key[:2])
+	if os.MkdirAll(sub, 0o777) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(sub, key+".*.tmp")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(sub, key+".json")) != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	pruneRuns(dir)
+}
+
+// pruneRuns removes the entries of the run cache unused for a week, at most once a day.
+func pruneRuns(dir string) {
+	stamp := filepath.Join(dir, "pruned")
+	if fi, err := os.Stat(stamp); err == nil && time.Since(fi.ModTime()) < 24*time.Hour {
+		return
+	}
+	_ = os.WriteFile(stamp, nil, 0o666)
+	old := time.Now().Add(-7 * 24 * time.Hour)
+	subs, _ := os.ReadDir(dir)
+	for _, sub := range subs {
+		if !sub.IsDir() {
+			continue
+		}
+		entries, _ := os.ReadDir(filepath.Join(dir, sub.Name()))
+		for _, e := range entries {
+			if fi, err := e.Info(); err == nil && fi.ModTime().Before(old) {
+				os.Remove(filepath.Join(dir, sub.Name(), e.Name()))
+			}
+		}
+	}
+}
