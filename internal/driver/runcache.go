@@ -27,8 +27,8 @@ import (
 // The command already lists every package it will analyse, with its dependencies, to choose its
 // route; from that listing it keys the run on
 //   - the tool: its executable's content, its version line, and the benchmark's nonce;
-//   - the run: directory, patterns, tags, tests or not, the rules and their flags, and every
-//     GO* and CGO_* variable of the environment;
+//   - the run: directory, patterns, tags, tests or not, the rules and their flags, every GO*
+//     and CGO_* variable of the environment, and what go env -w set;
 //   - every file analysed or loaded: the Go files (and C headers) of every package and its
 //     dependencies — with tests, as `go list -test` lists them, test-only dependencies
 //     included — by content, except in the standard library and the module cache, which the go
@@ -84,6 +84,18 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 	}
 	slices.Sort(env)
 	fmt.Fprintf(h, "env %q\n", env)
+	// What go env -w set (GOFLAGS, GOEXPERIMENT, …) is in the go command's own file.
+	goenv := os.Getenv("GOENV")
+	if goenv == "" {
+		if cfgDir, err := os.UserConfigDir(); err == nil {
+			goenv = filepath.Join(cfgDir, "go", "env")
+		}
+	}
+	if goenv != "" && goenv != "off" {
+		if err := hashFile(h, goenv); err != nil && !os.IsNotExist(err) {
+			return "", err.Error()
+		}
+	}
 	mods := make(map[string]bool)
 	for _, p := range listed {
 		if p.Error != nil {
