@@ -27,7 +27,7 @@ import (
 // The command already lists every package it will analyse, with its dependencies, to choose its
 // route; from that listing it keys the run on
 //   - the tool: its executable's content, its version line, and the benchmark's nonce;
-//   - the run: directory, patterns, tags, tests or not, the rules and their flags, every GO*
+//   - the run: directory and repository root, patterns, tags, tests or not, the rules and their flags, every GO*
 //     and CGO_* variable of the environment, and what go env -w set;
 //   - every file analysed or loaded: the Go files (and C headers) of every package and its
 //     dependencies — with tests, as `go list -test` lists them, test-only dependencies
@@ -75,6 +75,9 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 	if err := hashFile(h, c.VetTool); err != nil {
 		return "", err.Error()
 	}
+	// Findings are kept with paths relative to the repository root (findRoot), which a new
+	// .git or go.work above can move.
+	fmt.Fprintf(h, "root %q\n", findRoot(dir))
 	fmt.Fprintf(h, "dir %q\npatterns %q\ntags %q\ntests %v\nrules %q\n", dir, cfg.patterns, cfg.tags, cfg.tests, cfg.ruleFlags)
 	var env []string
 	for _, kv := range os.Environ() {
