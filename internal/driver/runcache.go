@@ -111,7 +111,8 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 			if r := m.Replace; r != nil {
 				fmt.Fprintf(h, "replace %q %q %q\n", r.Path, r.Version, r.Dir)
 			}
-			immutable = m.Version != "" && m.Replace == nil
+			// In the module cache, not vendored: a vendor directory is the user's to edit.
+			immutable = m.Version != "" && m.Replace == nil && strings.Contains(filepath.ToSlash(p.Dir), "/pkg/mod/")
 			if m.Main && m.GoMod != "" {
 				mods[m.GoMod] = true
 			}
