@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -296,5 +297,54 @@ func TestRunCache(t *testing.T) {
 				t.Fatalf("after the test-only dependency stopped dropping its ctx:\n%s%s", fixed.stdout, fixed.stderr)
 			}
 		})
+	}
+}
+
+// A file that changes while the run analyses (saved, checked out) leaves findings of other
+// content than the key's: they are not kept. Here a go command that edits the helper as go
+// vet starts stands in for the editor.
+func TestRunCacheKeepsNothingChangedDuringTheRun(t *testing.T) {
+	t.Setenv("DEADLINELINT_CACHE", t.TempDir())
+	t.Setenv("DEADLINELINT_VET", "1")
+	dir := cacheModule(t, dropping)
+	realGo, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	store := filepath.Join(dir, "store", "store.go")
+	wrapper := "#!/bin/sh\nif [ \"$1\" = vet ]; then sed -i 's/fetch(context.Background(), id)/fetch(ctx, id)/' " + store + "; fi\nexec " + realGo + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	during := deadlinelint(t, dir, "-debug", "./...")
+	if !strings.Contains(during.stderr, "not kept in the run cache") {
+		t.Fatalf("a run during which a file changed was kept:\n%s", during.stderr)
+	}
+	t.Setenv("PATH", strings.TrimPrefix(os.Getenv("PATH"), bin+string(os.PathListSeparator)))
+	setHelper(t, dir, dropping)
+	after := deadlinelint(t, dir, "-debug", "./...")
+	after.wantCode(t, 1)
+	if strings.Contains(after.stderr, "from the run cache") || !strings.Contains(after.stdout, "api/api.go:13:9:") {
+		t.Fatalf("back to the content the key was made of:\n%s%s", after.stdout, after.stderr)
+	}
+}
+
+// With an overlay (an editor's unsaved buffers), files the listing does not show replace those
+// it does: no run cache.
+func TestRunCacheOffWithOverlay(t *testing.T) {
+	t.Setenv("DEADLINELINT_CACHE", t.TempDir())
+	dir := cacheModule(t, dropping)
+	overlay := filepath.Join(t.TempDir(), "overlay.json")
+	if err := os.WriteFile(overlay, []byte(`{"Replace":{}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary, "-debug", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod -overlay="+overlay)
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "no run cache: GOFLAGS has -overlay") {
+		t.Fatalf("an overlay did not turn the run cache off:\n%s", out)
 	}
 }

@@ -37,7 +37,9 @@ import (
 //
 // A run whose key is in the cache prints the findings kept there without analysing anything;
 // any change to any of it is a miss, and the run analyses as it would have (go vet's cache
-// then answers the unchanged packages). Runs with errors are not kept. The cache lives in the
+// then answers the unchanged packages), and keeps its findings if the key is the same after
+// it (nothing changed while it ran). Runs with errors are not kept, nor runs with an overlay
+// (GOFLAGS=-overlay: files the listing does not show). The cache lives in the
 // user's cache directory (deadlinelint/runs), or DEADLINELINT_CACHE; DEADLINELINT_CACHE=off
 // turns it off. Entries unused for a week are removed.
 
@@ -58,16 +60,28 @@ func runCacheDir() string {
 }
 
 // runKey returns the key of this run, or "" and why when the run cannot be keyed (a package
-// with errors, a file that cannot be read).
+// with errors, a file that cannot be read, an overlay). listed is go list's listing of the
+// packages and their dependencies, without tests; nil to list them here.
 func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, why string) {
 	if c.VetTool == "" {
 		return "", "the command's executable is not known"
 	}
-	if cfg.tests {
+	goenv := os.Getenv("GOENV")
+	if goenv == "" {
+		if cfgDir, err := os.UserConfigDir(); err == nil {
+			goenv = filepath.Join(cfgDir, "go", "env")
+		}
+	}
+	envFile, _ := os.ReadFile(goenv)
+	if strings.Contains(os.Getenv("GOFLAGS"), "-overlay") || bytes.Contains(envFile, []byte("-overlay")) {
+		// The overlay's files replace the listed ones: an editor linting unsaved buffers.
+		return "", "GOFLAGS has -overlay"
+	}
+	if cfg.tests || listed == nil {
 		// Test files import packages the plain listing leaves out.
 		var err error
-		if listed, err = listWithTests(dir, cfg); err != nil {
-			return "", "go list -test: " + err.Error()
+		if listed, err = listForKey(dir, cfg); err != nil {
+			return "", "go list: " + err.Error()
 		}
 	}
 	h := sha256.New()
@@ -88,17 +102,7 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 	slices.Sort(env)
 	fmt.Fprintf(h, "env %q\n", env)
 	// What go env -w set (GOFLAGS, GOEXPERIMENT, …) is in the go command's own file.
-	goenv := os.Getenv("GOENV")
-	if goenv == "" {
-		if cfgDir, err := os.UserConfigDir(); err == nil {
-			goenv = filepath.Join(cfgDir, "go", "env")
-		}
-	}
-	if goenv != "" && goenv != "off" {
-		if err := hashFile(h, goenv); err != nil && !os.IsNotExist(err) {
-			return "", err.Error()
-		}
-	}
+	fmt.Fprintf(h, "goenv %q\n", envFile)
 	mods := make(map[string]bool)
 	for _, p := range listed {
 		if p.Error != nil {
@@ -149,10 +153,13 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 	return hex.EncodeToString(h.Sum(nil)), ""
 }
 
-// listWithTests lists the packages a run with tests loads: the packages named, their tests,
-// and every dependency of either.
-func listWithTests(dir string, cfg *config) ([]listedPackage, error) {
-	args := []string{"list", "-e", "-deps", "-test", "-json=" + listFields}
+// listForKey lists the packages a run loads: the packages named, with tests their tests, and
+// every dependency of either.
+func listForKey(dir string, cfg *config) ([]listedPackage, error) {
+	args := []string{"list", "-e", "-deps", "-json=" + listFields}
+	if cfg.tests {
+		args = append(args, "-test")
+	}
 	if cfg.tags != "" {
 		args = append(args, "-tags="+cfg.tags)
 	}

@@ -70,6 +70,9 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 		c.debugf(cfg, "analysing in the process: %s", plan.why)
 		return c.analysePackages(dir, cfg, prog)
 	}
+	if runCacheDir() == "" {
+		return c.analyseOnRoute(dir, cfg, prog, plan)
+	}
 	t0 := time.Now()
 	key, why := c.runKey(dir, cfg, plan.listed)
 	if key == "" {
@@ -80,8 +83,14 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 		return &result{root: findRoot(dir), dir: dir, findings: findings}, nil
 	}
 	res, err := c.analyseOnRoute(dir, cfg, prog, plan)
-	if err == nil && len(res.errors) == 0 {
-		keepRun(key, res.findings)
+	if err == nil && len(res.errors) == 0 && key != "" {
+		// Kept only if nothing the key covers changed while the run analysed (a file saved,
+		// a branch checked out): its findings may be of other content than the key's.
+		if after, _ := c.runKey(dir, cfg, nil); after == key {
+			keepRun(key, res.findings)
+		} else {
+			c.debugf(cfg, "not kept in the run cache: the files changed during the run")
+		}
 	}
 	return res, err
 }

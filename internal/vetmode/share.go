@@ -170,8 +170,8 @@ func copyOutputs(from, to *shareConfig) bool {
 		return false
 	}
 	stdout, err := os.ReadFile(from.Stdout)
-	if err != nil {
-		return false
+	if err != nil || !to.VetxOnly && !json.Valid(stdout) {
+		return false // a full analysis prints its JSON ({} for none) after its facts: cut short
 	}
 	return os.WriteFile(to.VetxOutput, vetx, 0o666) == nil && os.WriteFile(to.Stdout, stdout, 0o666) == nil
 }
