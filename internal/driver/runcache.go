@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"hash"
 	"io"
 	"maps"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/deadlinelint/deadlinelint/internal/output"
+	"github.com/deadlinelint/deadlinelint/internal/vetmode"
 )
 
 // The run cache: each run's findings, kept under a key of everything they depend on.
@@ -86,7 +86,7 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "deadlinelint run cache 1\n%s\n%s\n", c.Version, os.Getenv("DEADLINELINT_BENCH_NONCE"))
-	if err := hashFile(h, c.VetTool); err != nil {
+	if err := vetmode.HashFile(h, c.VetTool); err != nil {
 		return "", err.Error()
 	}
 	// Findings are kept with paths relative to the repository root (findRoot), which a new
@@ -104,7 +104,8 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 	// What go env -w set (GOFLAGS, GOEXPERIMENT, …) is in the go command's own file.
 	fmt.Fprintf(h, "goenv %q\n", envFile)
 	mods := make(map[string]bool)
-	for _, p := range listed {
+	for i := range listed {
+		p := &listed[i]
 		if p.Error != nil {
 			return "", "package " + p.ImportPath + ": " + p.Error.Err
 		}
@@ -123,10 +124,7 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 		}
 		for _, group := range [][]string{p.GoFiles, p.CgoFiles, p.HFiles, p.TestGoFiles, p.XTestGoFiles} {
 			for _, name := range group {
-				path := name // a test main's is generated into the build cache, absolute
-				if !filepath.IsAbs(path) {
-					path = filepath.Join(p.Dir, name)
-				}
+				path := p.path(name)
 				fmt.Fprintf(h, "file %q\n", path)
 				if immutable {
 					fi, err := os.Stat(path)
@@ -134,7 +132,7 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 						return "", err.Error()
 					}
 					fmt.Fprintf(h, "%d %d\n", fi.Size(), fi.ModTime().UnixNano())
-				} else if err := hashFile(h, path); err != nil {
+				} else if err := vetmode.HashFile(h, path); err != nil {
 					return "", err.Error()
 				}
 			}
@@ -142,11 +140,11 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 	}
 	for _, gomod := range slices.Sorted(maps.Keys(mods)) {
 		fmt.Fprintf(h, "gomod %q\n", gomod)
-		if err := hashFile(h, gomod); err != nil {
+		if err := vetmode.HashFile(h, gomod); err != nil {
 			return "", err.Error()
 		}
 		sum := strings.TrimSuffix(gomod, ".mod") + ".sum"
-		if err := hashFile(h, sum); err != nil && !os.IsNotExist(err) {
+		if err := vetmode.HashFile(h, sum); err != nil && !os.IsNotExist(err) {
 			return "", err.Error()
 		}
 	}
@@ -180,18 +178,6 @@ func listForKey(dir string, cfg *config) ([]listedPackage, error) {
 		}
 		listed = append(listed, p)
 	}
-}
-
-// hashFile writes the file's content to h.
-func hashFile(h hash.Hash, name string) error {
-	f, err := os.Open(name)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	n, err := io.Copy(h, f)
-	fmt.Fprintf(h, "\n%d\n", n)
-	return err
 }
 
 // cachedRun returns the findings the run cache keeps under key.

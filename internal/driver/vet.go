@@ -148,6 +148,15 @@ type listedPackage struct {
 	Module                    *listedModule
 }
 
+// path returns the path of the package's file name: go list gives a test main's, generated
+// into the build cache, absolute, the others relative to the package's directory.
+func (p *listedPackage) path(name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(p.Dir, name)
+}
+
 // listedModule is what go list says of a package's module.
 type listedModule struct {
 	Path, Version, Dir, GoMod, GoVersion string
@@ -184,34 +193,21 @@ func memoryBound() int64 {
 // packages listed: every package's, and the test files of those named when tests are analysed.
 func sourceBytes(pkgs []listedPackage, tests bool) int64 {
 	var n int64
-	for _, p := range pkgs {
+	for i := range pkgs {
+		p := &pkgs[i]
 		groups := [][]string{p.GoFiles, p.CgoFiles}
 		if tests && !p.DepOnly {
 			groups = append(groups, p.TestGoFiles, p.XTestGoFiles)
 		}
 		for _, g := range groups {
 			for _, name := range g {
-				if fi, err := os.Stat(filepath.Join(p.Dir, name)); err == nil {
+				if fi, err := os.Stat(p.path(name)); err == nil {
 					n += fi.Size()
 				}
 			}
 		}
 	}
 	return n
-}
-
-// planVet lists the packages the patterns match and their dependencies, once (go list: no
-// type-checking, no compiling; it answers from the build cache). It returns the paths of the
-// packages named when go vet can analyse every one of them (if not, nil and why), and why the
-// go build cache cannot serve go vet — more than a quarter of the packages to analyse and their
-// dependencies (commands aside) have no compiled export data in it — or "".
-//
-// Test files are not listed: an error in one (a test-only import the go command cannot
-// provide) makes go vet fail, and the command then analyses in the process, which says what
-// is wrong.
-func (c *Command) planVet(dir string, cfg *config) (plan vetPlan) {
-	named, why, cold, sources, listed := c.listForVet(dir, cfg)
-	return vetPlan{named, why, cold, sources, listed}
 }
 
 // A vetPlan is what planVet found: the packages named (nil when go vet cannot analyse them,
@@ -224,8 +220,16 @@ type vetPlan struct {
 	listed    []listedPackage
 }
 
-// listForVet is planVet's work.
-func (c *Command) listForVet(dir string, cfg *config) (named map[string]bool, why, cold string, sources int64, listed []listedPackage) {
+// planVet lists the packages the patterns match and their dependencies, once (go list: no
+// type-checking, no compiling; it answers from the build cache). It returns the paths of the
+// packages named when go vet can analyse every one of them (if not, nil and why), and why the
+// go build cache cannot serve go vet — more than a quarter of the packages to analyse and their
+// dependencies (commands aside) have no compiled export data in it — or "".
+//
+// Test files are not listed: an error in one (a test-only import the go command cannot
+// provide) makes go vet fail, and the command then analyses in the process, which says what
+// is wrong.
+func (c *Command) planVet(dir string, cfg *config) (plan vetPlan) {
 	args := []string{"list", "-e", "-deps", "-json=" + listFields + ",Stale"}
 	if cfg.tags != "" {
 		args = append(args, "-tags="+cfg.tags)
@@ -236,7 +240,7 @@ func (c *Command) listForVet(dir string, cfg *config) (named map[string]bool, wh
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Sprintf("go list: %v: %s", err, strings.TrimSpace(stderr.String())), "", 0, nil
+		return vetPlan{why: fmt.Sprintf("go list: %v: %s", err, strings.TrimSpace(stderr.String()))}
 	}
 	var roots []*packages.Package
 	stale, total := 0, 0
@@ -246,11 +250,11 @@ func (c *Command) listForVet(dir string, cfg *config) (named map[string]bool, wh
 		if err := dec.Decode(&p); err == io.EOF {
 			break
 		} else if err != nil {
-			return nil, "reading go list's output: " + err.Error(), "", 0, nil
+			return vetPlan{why: "reading go list's output: " + err.Error()}
 		}
-		listed = append(listed, p)
-		if why == "" && p.Error != nil {
-			why = fmt.Sprintf("package %s: %s", p.ImportPath, strings.TrimPrefix(p.Error.Pos+": "+p.Error.Err, ": "))
+		plan.listed = append(plan.listed, p)
+		if plan.why == "" && p.Error != nil {
+			plan.why = fmt.Sprintf("package %s: %s", p.ImportPath, strings.TrimPrefix(p.Error.Pos+": "+p.Error.Err, ": "))
 		}
 		if p.Name != "main" {
 			total++
@@ -263,23 +267,23 @@ func (c *Command) listForVet(dir string, cfg *config) (named map[string]bool, wh
 		}
 	}
 	if total > 0 && 4*stale > total {
-		cold = fmt.Sprintf("the build cache lacks %d of the %d packages go vet would need compiled", stale, total)
-		sources = sourceBytes(listed, cfg.tests)
+		plan.cold = fmt.Sprintf("the build cache lacks %d of the %d packages go vet would need compiled", stale, total)
+		plan.sources = sourceBytes(plan.listed, cfg.tests)
 	}
-	if why == "" && len(roots) == 0 {
-		why = "no packages"
+	if plan.why == "" && len(roots) == 0 {
+		plan.why = "no packages"
 	}
-	if un := unmatchedPatterns(dir, cfg.patterns, roots); why == "" && len(un) > 0 {
-		why = "pattern " + un[0] + " matches no packages"
+	if un := unmatchedPatterns(dir, cfg.patterns, roots); plan.why == "" && len(un) > 0 {
+		plan.why = "pattern " + un[0] + " matches no packages"
 	}
-	if why != "" {
-		return nil, why, cold, sources, listed
+	if plan.why != "" {
+		return plan
 	}
-	named = make(map[string]bool)
+	plan.named = make(map[string]bool)
 	for _, p := range roots {
-		named[p.PkgPath] = true
+		plan.named[p.PkgPath] = true
 	}
-	return named, "", cold, sources, listed
+	return plan
 }
 
 // A vetDiagnostic is one diagnostic in go vet's -json output.

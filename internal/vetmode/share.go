@@ -101,7 +101,7 @@ func shareKey(flags []string, cfg *shareConfig) (string, error) {
 		fmt.Fprintf(h, "files %d\n", len(group))
 		for _, name := range group {
 			fmt.Fprintf(h, "%q\n", name)
-			if err := hashFile(h, name); err != nil {
+			if err := HashFile(h, name); err != nil {
 				return "", err
 			}
 		}
@@ -119,7 +119,7 @@ func shareKey(flags []string, cfg *shareConfig) (string, error) {
 		resolved := cfg.ImportMap[path]
 		fmt.Fprintf(h, "%q %q\n", path, resolved)
 		if vetx, ok := cfg.PackageVetx[resolved]; ok {
-			if err := hashFile(h, vetx); err != nil {
+			if err := HashFile(h, vetx); err != nil {
 				return "", err
 			}
 		}
@@ -148,8 +148,9 @@ func importsOf(files []string) ([]string, error) {
 	return slices.Compact(paths), nil
 }
 
-// hashFile writes the size and content of the file name to h.
-func hashFile(h io.Writer, name string) error {
+// HashFile writes the content and size of the file name to h (keys of shared analyses, and of
+// the standalone command's run cache).
+func HashFile(h io.Writer, name string) error {
 	f, err := os.Open(name)
 	if err != nil {
 		fmt.Fprintf(h, "missing %q\n", name)

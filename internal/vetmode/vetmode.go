@@ -11,8 +11,8 @@
 //     never refer to it), as the in-process driver does.
 //   - -test=false leaves _test.go files out, as the standalone command's flag does.
 //   - The processes of one run of the standalone command share the outputs of identical
-//     analyses (share.go): with -test=false go vet asks for the same analysis of a package up
-//     to three times.
+//     analyses (share.go): with -test=false go vet asks for the same analysis of a package more
+//     than once.
 //   - -ends marks each diagnostic's message with its end position, which go vet's JSON does
 //     not carry, for the standalone command to read back (SplitEnd). A flag, not an
 //     environment variable: go vet keys its cache on the flags, so a plain go vet never sees a
