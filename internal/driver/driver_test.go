@@ -145,10 +145,9 @@ func TestBrokenPackages(t *testing.T) {
 	wantErr := `deadlinelint: package example.com/broken/broken: type error: broken/broken.go:3:9: undefined: x
 deadlinelint: package example.com/nowhere/pkg: missing/missing.go:3:8: no required module provides package example.com/nowhere/pkg; to add it: 	go get example.com/nowhere/pkg
 deadlinelint: package example.com/broken/syntax: syntax error: syntax/syntax.go:4:5: missing condition in if statement
-deadlinelint: package example.com/broken/syntax: syntax error: syntax/syntax.go:5:3: expected ';', found 'EOF'
-deadlinelint: package example.com/broken/syntax: syntax error: syntax/syntax.go:5:3: expected '}', found 'EOF'
-deadlinelint: package example.com/broken/dependent: not analysed: a package it imports has errors
-deadlinelint: package example.com/broken/missing: not analysed: a package it imports has errors
+deadlinelint: package example.com/broken/dependent: not analysed: it imports example.com/broken/broken, which has errors
+deadlinelint: package example.com/broken/missing: not analysed: it imports example.com/nowhere/pkg, which has errors
+deadlinelint: package example.com/broken/usessyntax: not analysed: it imports example.com/broken/syntax, which has errors
 `
 	if r.stderr != wantErr {
 		t.Errorf("stderr:\n%s\nwant:\n%s", r.stderr, wantErr)

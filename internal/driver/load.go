@@ -2,8 +2,10 @@ package driver
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -80,12 +82,25 @@ func packageErrors(pkgs []*packages.Package, patterns []string, root string) []s
 			return
 		}
 		compiled := hasCompileErrors(p)
+		syntax := make(map[string]bool) // files with a syntax error already shown
+		hasSyntax := hasParseErrors(p)
+		broken := brokenImport(p)
 		for _, e := range p.Errors {
 			if e.Kind == packages.ListError && compiled && strings.HasPrefix(e.Msg, "# ") {
 				continue // the go command's copy of the compile errors below
 			}
-			if e.Kind == packages.TypeError && failed[unimportable(e.Msg)] {
-				continue // the imported package's own error says why
+			if e.Kind == packages.TypeError && (failed[unimportable(e.Msg)] || hasSyntax || broken != "") {
+				// The imported package's own error says why; a package with a syntax error, or
+				// importing one with errors, is type-checked from what could be read, and its
+				// type errors follow from the first.
+				continue
+			}
+			if e.Kind == packages.ParseError {
+				file := errorFile(e)
+				if syntax[file] {
+					continue // the parser's later errors in a file mostly follow from its first
+				}
+				syntax[file] = true
 			}
 			what := "package " + p.PkgPath
 			if isPattern[p.ID] && p.Name == "" {
@@ -97,6 +112,10 @@ func packageErrors(pkgs []*packages.Package, patterns []string, root string) []s
 	})
 	for _, p := range pkgs {
 		if p.IllTyped && !isTestMain(p) && !reported[p] {
+			if broken := brokenImport(p); broken != "" {
+				add(fmt.Sprintf("package %s: not analysed: it imports %s, which has errors", p.PkgPath, broken))
+				continue
+			}
 			add(fmt.Sprintf("package %s: not analysed: a package it imports has errors", p.PkgPath))
 		}
 	}
@@ -112,6 +131,48 @@ func unimportable(msg string) string {
 	}
 	path, _, _ := strings.Cut(rest, " ")
 	return path
+}
+
+// hasParseErrors reports whether a file of p could not be parsed.
+func hasParseErrors(p *packages.Package) bool {
+	for _, e := range p.Errors {
+		if e.Kind == packages.ParseError {
+			return true
+		}
+	}
+	return false
+}
+
+// brokenImport returns the import path of a package p imports, directly or not, that has
+// errors, or "".
+func brokenImport(p *packages.Package) string {
+	broken := ""
+	seen := make(map[*packages.Package]bool)
+	var visit func(q *packages.Package)
+	visit = func(q *packages.Package) {
+		for _, path := range slices.Sorted(maps.Keys(q.Imports)) {
+			imp := q.Imports[path]
+			if broken != "" || seen[imp] {
+				continue
+			}
+			seen[imp] = true
+			if len(imp.Errors) > 0 {
+				broken = imp.PkgPath
+				return
+			}
+			visit(imp)
+		}
+	}
+	visit(p)
+	return broken
+}
+
+// errorFile returns the file of e's position ("file:line:col"), or the position itself.
+func errorFile(e packages.Error) string {
+	if m := posRE.FindStringSubmatch(e.Pos); m != nil {
+		return m[1]
+	}
+	return e.Pos
 }
 
 func hasCompileErrors(p *packages.Package) bool {

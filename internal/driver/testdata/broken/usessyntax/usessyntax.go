@@ -1,0 +1,5 @@
+package usessyntax
+
+import "example.com/broken/syntax"
+
+var _ = syntax.G
