@@ -32,6 +32,7 @@ type dropsCtx struct {
 // A RootUse is one root context a function's work runs with.
 type RootUse struct {
 	Root string // the root context, as "context.Background() at /path/file.go:12"
+	Col  int    // the column of the root's call on that line, 0 if not known
 	Via  string // the chain of calls leading to it from the function, "" if it is there
 	// Needs are the values of the function's bool parameters under which the work is reached
 	// (if !ensureInit { return nil } … load()): a call passing another constant for one of
@@ -116,7 +117,7 @@ func (dr *drop) addVia(name string, cd *drop, needs []Need) {
 		if r.Via != "" {
 			via += " → " + r.Via
 		}
-		dr.add(root{RootUse{Root: r.Root, Via: via, Needs: append(slices.Clip(needs), r.Needs...)}, r.pos})
+		dr.add(root{RootUse{Root: r.Root, Col: r.Col, Via: via, Needs: append(slices.Clip(needs), r.Needs...)}, r.pos})
 	}
 }
 
@@ -392,6 +393,10 @@ func (d *dropper) rootOf(o ctxorigin.Origin) (r root, ok bool) {
 			return root{}, false
 		}
 		r.Root, r.pos = ctxorigin.Describe(o.Call), o.Call.Pos()
+		if start, _ := d.res.CallRange(o.Call); start.IsValid() {
+			r.pos = start // where the call is written, not its parenthesis
+		}
+		r.Col = d.pass.Fset.Position(r.pos).Column
 	}
 	if o.Via != nil {
 		r.Via = calleeLabel(o.Via)
@@ -732,7 +737,7 @@ func (d *dropper) rootRelated(c *candidate, r root) analysis.RelatedInformation 
 	if pos := r.pos; pos.IsValid() {
 		return analysis.RelatedInformation{Pos: pos, Message: name + " is created here" + through}
 	}
-	if pos := d.files.position(where); pos.IsValid() {
+	if pos := d.files.position(where, r.Col); pos.IsValid() {
 		return analysis.RelatedInformation{Pos: pos, Message: name + " is created here" + through}
 	}
 	return analysis.RelatedInformation{Pos: c.pos, Message: "works with " + r.Root + through}
@@ -802,8 +807,9 @@ type fileIndex struct {
 	byName map[string]*token.File
 }
 
-// position returns the start of the line "path:line" names, or NoPos.
-func (x *fileIndex) position(where string) token.Pos {
+// position returns the position of column col (1-based; 0 if not known) of the line "path:line"
+// names — its start when col is not on the line — or NoPos.
+func (x *fileIndex) position(where string, col int) token.Pos {
 	i := strings.LastIndex(where, ":")
 	if i < 0 {
 		return token.NoPos
@@ -832,5 +838,12 @@ func (x *fileIndex) position(where string) token.Pos {
 			return token.NoPos
 		}
 	}
-	return f.LineStart(line)
+	start, end := f.LineStart(line), f.Size()
+	if line < f.LineCount() {
+		end = f.Offset(f.LineStart(line + 1))
+	}
+	if col > 0 && f.Offset(start)+col-1 < end {
+		return start + token.Pos(col-1)
+	}
+	return start
 }

@@ -290,16 +290,16 @@ func (d *deadline) diagnostic(res *ctxssa.Result, s *sink) analysis.Diagnostic {
 	case connDeadline:
 		harm = "which " + fn + " takes as no deadline at all"
 	}
-	pos := s.instr.Pos()
+	pos, end := s.instr.Pos(), token.NoPos
 	if call := res.CallExpr(pos); call != nil {
-		pos = call.Pos()
+		pos, end = call.Pos(), call.End()
 	}
 	read := d.call.Pos()
 	if call := res.CallExpr(read); call != nil {
 		read = call.Pos()
 	}
 	return analysis.Diagnostic{
-		Pos: pos,
+		Pos: pos, End: end,
 		Message: "the time from " + what + " is used without checking its ok: with no deadline it is the zero time, " +
 			harm + "; check ok first",
 		Related: []analysis.RelatedInformation{{Pos: read, Message: "the deadline is read here"}},

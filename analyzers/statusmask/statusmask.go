@@ -134,10 +134,7 @@ func (c *checker) check(sc *scope.Scope, call *ssa.Call) (analysis.Diagnostic, b
 	if w.told || w.origin == nil {
 		return analysis.Diagnostic{}, false
 	}
-	pos := call.Pos()
-	if ce := c.res.CallExpr(pos); ce != nil {
-		pos = ce.Pos()
-	}
+	pos, end := c.res.CallRange(call)
 	origin := w.origin
 	originName := calleeName(origin.Common())
 	originPos := origin.Pos()
@@ -145,7 +142,7 @@ func (c *checker) check(sc *scope.Scope, call *ssa.Call) (analysis.Diagnostic, b
 		originPos = ce.Pos()
 	}
 	d := analysis.Diagnostic{
-		Pos: pos,
+		Pos: pos, End: end,
 		Message: fmt.Sprintf("%s gives code %s to the error of %s, which may be the request's deadline or cancellation; return the ctx's error first when ctx.Err() != nil",
 			typesutil.FuncName(t.fn), codeName(t), originName),
 		Related: []analysis.RelatedInformation{{Pos: originPos, Message: originName + " is called with the request's ctx here"}},

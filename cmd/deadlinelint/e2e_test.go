@@ -375,3 +375,63 @@ func TestRuleSelectionInBothModes(t *testing.T) {
 		}
 	}
 }
+
+// TestFindingsHaveRanges checks that every rule's findings on the bundled examples, where each
+// rule fires, span the code they are about: an end after the start, for editors and SARIF
+// viewers to underline.
+func TestFindingsHaveRanges(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := deadlinelint(t, dir, "-json", "./...")
+	r.wantCode(t, 1)
+	var got []struct {
+		Rule      string `json:"rule"`
+		File      string `json:"file"`
+		Line      int    `json:"line"`
+		Column    int    `json:"column"`
+		EndLine   int    `json:"end_line"`
+		EndColumn int    `json:"end_column"`
+		Related   []struct {
+			File    string `json:"file"`
+			Line    int    `json:"line"`
+			Column  int    `json:"column"`
+			Message string `json:"message"`
+		} `json:"related"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	rules := make(map[string]bool)
+	roots := 0
+	for _, f := range got {
+		rules[f.Rule] = true
+		if f.EndLine < f.Line || f.EndLine == f.Line && f.EndColumn <= f.Column {
+			t.Errorf("%s:%d:%d: %s finding ends at %d:%d", f.File, f.Line, f.Column, f.Rule, f.EndLine, f.EndColumn)
+		}
+		// A root's related position, in this package or another, is at its call.
+		for _, rel := range f.Related {
+			call, ok := strings.CutSuffix(rel.Message, "() is created here")
+			if !ok {
+				continue
+			}
+			roots++
+			data, err := os.ReadFile(filepath.Join(dir, "..", rel.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := strings.Split(string(data), "\n")[rel.Line-1]
+			if rel.Column < 1 || !strings.HasPrefix(line[rel.Column-1:], call+"(") {
+				t.Errorf("%s:%d:%d: %q is not at the call of %s", rel.File, rel.Line, rel.Column, line, call)
+			}
+		}
+	}
+	if roots == 0 {
+		t.Error("no root's related position in the examples' findings")
+	}
+	if len(rules) < 6 {
+		t.Errorf("the examples gave findings of %d rules, want every rule's: %v", len(rules), rules)
+	}
+}
