@@ -69,6 +69,10 @@
 //     deadline, in a function that (itself, a function enclosing it, or a ctx-returning helper
 //     of the package it calls) calls Deadline() on a ctx —
 //     if _, ok := ctx.Deadline(); !ok { ctx, cancel = context.WithTimeout(ctx, d) };
+//   - an RPC in a callback that a helper runs under a deadline when a time.Duration it is
+//     given is positive (if wait > 0 { attempt, cancel = context.WithTimeout(ctx, wait) }; fn(
+//     attempt) — in place, or on a goroutine it waits for), unless the caller passes a constant
+//     zero: how long is then the caller's setting, as with a -timeout flag;
 //   - a call given an option that bounds each attempt with a deadline of its own
 //     (go-grpc-middleware's retry WithPerRetryTimeout, v1 or v2);
 //   - a call through a generated client interface (pb.CatalogClient) when a type of the package

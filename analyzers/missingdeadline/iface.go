@@ -1,6 +1,7 @@
 package missingdeadline
 
 import (
+	"go/constant"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -157,9 +158,10 @@ func (c *checker) callbackSites(fn *ssa.Function, call ssa.CallInstruction) []*s
 		if _, ok := arg.Type().Underlying().(*types.Signature); !ok {
 			continue
 		}
-		j := c.res.CallbackCtx(c.targets, common, i)
-		if j < 0 {
-			continue
+		run := c.res.CallbackCtx(c.targets, common, i)
+		j := run.Ctx
+		if j < 0 || run.Wait >= 0 && (run.Wait >= len(common.Args) || !zeroConst(common.Args[run.Wait])) {
+			continue // the callee bounds the callback's ctx by the wait the call gives it
 		}
 		ts := c.targets.Values(arg)
 		if s := c.rpcValue(fn, call, ts); s != nil {
@@ -172,4 +174,10 @@ func (c *checker) callbackSites(fn *ssa.Function, call ssa.CallInstruction) []*s
 		}
 	}
 	return out
+}
+
+// zeroConst reports whether v is the constant zero: a wait of none.
+func zeroConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && constant.Sign(c.Value) == 0
 }

@@ -639,7 +639,7 @@ type paramKey struct {
 // literal that function runs, or by a function of the package it is handed to.
 func (r *Resolver) runsValue(v ssa.Value, depth int) bool {
 	runs := false
-	r.calls(v, depth, func(*ssa.Call, int) { runs = true })
+	r.calls(v, depth, false, func(ssa.CallInstruction, int) { runs = true })
 	return runs
 }
 
@@ -648,44 +648,58 @@ func (r *Resolver) runsValue(v ssa.Value, depth int) bool {
 // function that runs it — in the function, through conversions, or in a literal the function
 // runs in place (not started on a goroutine, deferred or stored). It is the one walk under
 // RunsParam (is the parameter run?) and the rules' question of which ctx it is run with.
-func (r *Resolver) Calls(v ssa.Value, visit func(call *ssa.Call, arg int)) {
-	r.calls(v, 0, visit)
+func (r *Resolver) Calls(v ssa.Value, visit func(call ssa.CallInstruction, arg int)) {
+	r.calls(v, 0, false, visit)
 }
 
-func (r *Resolver) calls(v ssa.Value, depth int, visit func(*ssa.Call, int)) {
+// Runs is Calls with the runs Calls leaves out: go and defer statements of v, and calls in
+// literals the function starts on a goroutine or defers. With which ctx v is run must hold of
+// these too — a helper that runs a callback with its ctx unchanged on one path may run it on a
+// goroutine, under a deadline of its own, on another.
+func (r *Resolver) Runs(v ssa.Value, visit func(call ssa.CallInstruction, arg int)) {
+	r.calls(v, 0, true, visit)
+}
+
+// calls is the walk of Calls, and of Runs when started is set.
+func (r *Resolver) calls(v ssa.Value, depth int, started bool, visit func(ssa.CallInstruction, int)) {
 	refs := v.Referrers()
 	if refs == nil || depth > maxDepth {
 		return
 	}
 	for _, ref := range *refs {
 		switch ref := ref.(type) {
-		case *ssa.Call:
-			if ref.Call.Value == v {
+		case ssa.CallInstruction:
+			if _, call := ref.(*ssa.Call); !call && !started {
+				continue
+			}
+			common := ref.Common()
+			if common.Value == v {
 				visit(ref, -1)
 				continue
 			}
-			for i, arg := range ref.Call.Args {
-				if runs, known := r.runsArg(&ref.Call, i); arg == v && runs && known {
+			for i, arg := range common.Args {
+				if runs, known := r.runsArg(common, i); arg == v && runs && known {
 					visit(ref, i)
 				}
 			}
 		case *ssa.ChangeType:
-			r.calls(ref, depth+1, visit)
+			r.calls(ref, depth+1, started, visit)
 		case *ssa.MakeClosure:
-			for _, fv := range r.boundIn(ref, v) {
-				r.calls(fv, depth+1, visit)
+			for _, fv := range r.boundIn(ref, v, started) {
+				r.calls(fv, depth+1, started, visit)
 			}
 		case *ssa.Store:
 			if alloc, ok := ref.Addr.(*ssa.Alloc); ok && ref.Val == v {
-				r.callsCell(alloc, depth+1, visit) // a variable a literal captures: go/ssa keeps it in a cell
+				r.callsCell(alloc, depth+1, started, visit) // a variable a literal captures: go/ssa keeps it in a cell
 			}
 		}
 	}
 }
 
 // callsCell visits the calls that run the function a variable's cell holds: loads of it, in
-// the function or in the literals that capture it and run in place.
-func (r *Resolver) callsCell(cell ssa.Value, depth int, visit func(*ssa.Call, int)) {
+// the function or in the literals that capture it and run in place (or, when started is set,
+// are started or deferred).
+func (r *Resolver) callsCell(cell ssa.Value, depth int, started bool, visit func(ssa.CallInstruction, int)) {
 	refs := cell.Referrers()
 	if refs == nil || depth > maxDepth {
 		return
@@ -694,20 +708,21 @@ func (r *Resolver) callsCell(cell ssa.Value, depth int, visit func(*ssa.Call, in
 		switch ref := ref.(type) {
 		case *ssa.UnOp:
 			if ref.Op == token.MUL {
-				r.calls(ref, depth+1, visit)
+				r.calls(ref, depth+1, started, visit)
 			}
 		case *ssa.MakeClosure:
-			for _, fv := range r.boundIn(ref, cell) {
-				r.callsCell(fv, depth+1, visit)
+			for _, fv := range r.boundIn(ref, cell, started) {
+				r.callsCell(fv, depth+1, started, visit)
 			}
 		}
 	}
 }
 
 // boundIn returns the free variables of the literal mc makes that v is bound to, when the
-// literal runs in place (RunsHere); none when it is stored, deferred or started.
-func (r *Resolver) boundIn(mc *ssa.MakeClosure, v ssa.Value) []ssa.Value {
-	if !r.RunsHere(mc) {
+// literal runs in place (RunsHere), or, when started is set, is started on a goroutine or
+// deferred; none when it is stored.
+func (r *Resolver) boundIn(mc *ssa.MakeClosure, v ssa.Value, started bool) []ssa.Value {
+	if !r.RunsHere(mc) && !(started && startedHere(mc)) {
 		return nil
 	}
 	var out []ssa.Value
@@ -717,6 +732,24 @@ func (r *Resolver) boundIn(mc *ssa.MakeClosure, v ssa.Value) []ssa.Value {
 		}
 	}
 	return out
+}
+
+// startedHere reports whether the literal mc makes is started on a goroutine or deferred by
+// the function that makes it: go func() { … }(), defer func() { … }().
+func startedHere(mc *ssa.MakeClosure) bool {
+	for _, ref := range *mc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Go:
+			if ref.Call.Value == mc {
+				return true
+			}
+		case *ssa.Defer:
+			if ref.Call.Value == mc {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // RunsHere reports whether the function value v — a literal (its MakeClosure, or the function

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -50,6 +51,10 @@ type runsParams struct {
 	// every call of that callback, unchanged (batch.Each(ctx, ids, fn) calling fn(ctx, id)),
 	// or -1.
 	Ctx []int
+	// Wait is, for each of Params, the index of a time.Duration parameter that gives that ctx
+	// a deadline when it is positive (if wait > 0 { ctx, cancel = context.WithTimeout(ctx,
+	// wait) }), or -1.
+	Wait []int
 }
 
 // AFact marks runsParams as an analysis fact.
@@ -262,7 +267,9 @@ func exportRuns(pass *analysis.Pass, res *Result, info *Info) {
 		for i, p := range fn.Params {
 			if _, isFunc := p.Type().Underlying().(*types.Signature); isFunc && targets.RunsParam(fn, i) {
 				f.Params = append(f.Params, i)
-				f.Ctx = append(f.Ctx, res.paramCallbackCtx(targets, fn, i, 0))
+				run := res.paramCallbackCtx(targets, fn, i, 0)
+				f.Ctx = append(f.Ctx, run.Ctx)
+				f.Wait = append(f.Wait, run.Wait)
 			}
 		}
 		if len(f.Params) > 0 {
@@ -385,69 +392,257 @@ func (r *Result) storedParams(fn *types.Func) map[int]string {
 	return out
 }
 
-// CallbackCtx returns, for a call whose callee runs the function value it is given as argument
-// i, the index among the call's arguments of the ctx the callee passes it unchanged
-// (batch.Each(ctx, ids, fn) calling fn(ctx, id): 0) — from the callee's body in the package,
-// or its fact — or -1: the callee runs it with a ctx of its own, one with a deadline, or not
-// at all.
-func (r *Result) CallbackCtx(targets *callees.Resolver, common *ssa.CallCommon, i int) int {
+// CallbackRun says with which ctx a function runs a callback it is given: Ctx is the index of
+// its parameter (or of the call's argument) whose ctx it passes the callback unchanged, or -1
+// when it runs it with a ctx of its own, one with a deadline, or not at all; Wait, when not -1,
+// is the index of a time.Duration parameter (argument) that gives that ctx a deadline when it
+// is positive — the callback has a deadline unless the caller passes none.
+type CallbackRun struct{ Ctx, Wait int }
+
+var noRun = CallbackRun{-1, -1}
+
+// CallbackCtx says, for a call whose callee runs the function value it is given as argument i,
+// with which of the call's arguments the callee runs it (batch.Each(ctx, ids, fn) calling
+// fn(ctx, id): Ctx 0) — from the callee's body in the package, or its fact.
+func (r *Result) CallbackCtx(targets *callees.Resolver, common *ssa.CallCommon, i int) CallbackRun {
 	return r.callbackCtx(targets, common, i, 0)
 }
 
-func (r *Result) callbackCtx(targets *callees.Resolver, common *ssa.CallCommon, i, depth int) int {
+func (r *Result) callbackCtx(targets *callees.Resolver, common *ssa.CallCommon, i, depth int) CallbackRun {
 	if callee := targets.Body(common); callee != nil {
 		if depth > 4 || !targets.RunsParam(callee, i) {
-			return -1
+			return noRun
 		}
 		return r.paramCallbackCtx(targets, callee, i, depth)
 	}
 	obj := targets.ImportedCallee(common)
 	if obj == nil || obj.Pkg() == r.pass.Pkg {
-		return -1
+		return noRun
 	}
 	var f runsParams
 	if !r.pass.ImportObjectFact(obj, &f) {
-		return -1
+		return noRun
 	}
 	for k, p := range f.Params {
 		if p == i && k < len(f.Ctx) {
-			return f.Ctx[k]
+			run := CallbackRun{f.Ctx[k], -1}
+			if k < len(f.Wait) {
+				run.Wait = f.Wait[k]
+			}
+			return run
 		}
 	}
-	return -1
+	return noRun
 }
 
-// paramCallbackCtx returns the index of fn's parameter whose ctx fn passes, unchanged and with
-// no deadline added, to every call that runs its func-typed parameter i (callees.Calls): a
-// call of it, directly or from a literal fn runs, or a call handing it to a function that runs
-// it with one of that call's arguments (retry(ctx, 3, fn) inside fn's own helper) — or -1.
-func (r *Result) paramCallbackCtx(targets *callees.Resolver, fn *ssa.Function, i, depth int) int {
+// paramCallbackCtx says with which of fn's parameters fn runs its func-typed parameter i on
+// every call that runs it (callees.Runs): a call of it, directly or from a literal fn runs,
+// starts or defers, or a call handing it to a function that runs it with one of that call's
+// arguments (retry(ctx, 3, fn) inside fn's own helper). Ctx is the parameter whose ctx fn
+// passes on unchanged, with no deadline added — or, with Wait set, with a deadline added only
+// when fn's time.Duration parameter Wait is positive, by fn itself or by the runner it hands
+// the callback to with that parameter (a constant zero there: no deadline). A run on a
+// goroutine counts: a helper
+// that runs the callback with its ctx on one path and, on another, on a goroutine under a
+// per-attempt deadline (if wait > 0 { attempt, cancel = context.WithTimeout(ctx, wait) }; go
+// func() { done <- fn(attempt) }()) runs it with ctx bounded by wait.
+func (r *Result) paramCallbackCtx(targets *callees.Resolver, fn *ssa.Function, i, depth int) CallbackRun {
 	info := r.SSA()
-	j, ok := -1, true
-	targets.Calls(fn.Params[i], func(call *ssa.Call, arg int) {
-		k := typesutil.CtxParamIndex(call.Call.Signature())
+	run, ok := noRun, true
+	// Runs must agree on the ctx; a run bounded by a wait and one that is not make a callback
+	// bounded unless the caller passes no wait — silent where it may be bounded.
+	agree := func(got CallbackRun) {
+		switch {
+		case run.Ctx < 0:
+			run = got
+		case got.Ctx != run.Ctx || got.Wait >= 0 && run.Wait >= 0 && got.Wait != run.Wait:
+			ok = false
+		case got.Wait >= 0:
+			run.Wait = got.Wait
+		}
+	}
+	targets.Runs(fn.Params[i], func(call ssa.CallInstruction, arg int) {
+		common := call.Common()
+		k, wait := typesutil.CtxParamIndex(common.Signature()), -1
 		if arg >= 0 { // handed on: the ctx the runner gives it is one of this call's arguments
-			k = r.callbackCtx(targets, &call.Call, arg, depth+1)
+			handed := r.callbackCtx(targets, common, arg, depth+1)
+			k = handed.Ctx
+			if handed.Wait >= 0 {
+				// The runner bounds it by the wait this call gives it: fn's own wait
+				// parameter passed on, or none (a constant zero); a wait of fn's making
+				// bounds it always.
+				if wait = waitArg(fn, common, handed.Wait); wait == -2 {
+					ok = false
+					return
+				}
+			}
 		}
-		if k < 0 || k >= len(call.Call.Args) {
+		if k < 0 || k >= len(common.Args) {
 			ok = false
 			return
 		}
-		set := info.Origins.Of(call.Call.Args[k])
-		if len(set) != 1 || set[0].Kind != ctxorigin.Param || set[0].Deadline || set[0].Opaque || set[0].Param.Parent() != fn {
+		set := info.Origins.Of(common.Args[k])
+		if len(set) == 0 {
 			ok = false
 			return
 		}
-		idx := ctxorigin.ParamIndex(fn, set[0].Param)
-		if j >= 0 && idx != j {
-			ok = false
+		bounded := 0
+		for _, o := range set {
+			if o.Kind != ctxorigin.Param || o.Opaque || o.Param != set[0].Param || o.Param.Parent() != fn {
+				ok = false
+				return
+			}
+			if o.Deadline {
+				bounded++
+			}
 		}
-		j = idx
+		got := CallbackRun{ctxorigin.ParamIndex(fn, set[0].Param), wait}
+		if bounded > 0 {
+			if wait >= 0 && wait != waitParam(fn) {
+				ok = false
+				return
+			}
+			got.Wait = waitParam(fn)
+			if bounded == len(set) || got.Wait < 0 {
+				ok = false
+				return
+			}
+		}
+		agree(got)
 	})
 	if !ok {
-		return -1
+		return noRun
 	}
-	return j
+	return run
+}
+
+// waitArg says which of fn's parameters is the wait argument i of a call in fn: its index, -1
+// for none (the constant zero), or -2 for a wait fn makes itself.
+func waitArg(fn *ssa.Function, common *ssa.CallCommon, i int) int {
+	if i >= len(common.Args) {
+		return -2
+	}
+	switch v := bound(common.Args[i]).(type) {
+	case *ssa.Parameter:
+		if v.Parent() == fn {
+			return ctxorigin.ParamIndex(fn, v)
+		}
+	case *ssa.Const:
+		if v.Value != nil && constant.Sign(v.Value) == 0 {
+			return -1
+		}
+	}
+	return -2
+}
+
+// bound returns what a literal's free variable v holds where the literal is made, through
+// enclosing literals each made once: the value bound, or — for a variable captured by
+// reference (*v), as go/ssa captures a parameter — the one value ever stored to its cell. v
+// itself otherwise.
+func bound(v ssa.Value) ssa.Value {
+	for depth := 0; depth < 8; depth++ {
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return v
+			}
+			cell, ok := bound(x.X).(*ssa.Alloc)
+			if !ok {
+				return v
+			}
+			stored := onlyStore(cell)
+			if stored == nil {
+				return v
+			}
+			v = stored
+		case *ssa.FreeVar:
+			lit := x.Parent()
+			idx := slices.Index(lit.FreeVars, x)
+			refs := lit.Referrers()
+			if refs == nil || idx < 0 {
+				return v
+			}
+			var made *ssa.MakeClosure
+			for _, ref := range *refs {
+				mc, ok := ref.(*ssa.MakeClosure)
+				if !ok || made != nil {
+					return v
+				}
+				made = mc
+			}
+			if made == nil {
+				return v
+			}
+			v = made.Bindings[idx]
+		default:
+			return v
+		}
+	}
+	return v
+}
+
+// onlyStore returns the one value stored to the cell alloc, or nil when there is not exactly
+// one store (in its function; a literal capturing it stores through a free variable).
+func onlyStore(alloc *ssa.Alloc) ssa.Value {
+	var val ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if ref.Addr != alloc || val != nil {
+				return nil
+			}
+			val = ref.Val
+		case *ssa.MakeClosure:
+			if storesThrough(ref, alloc) {
+				return nil
+			}
+		}
+	}
+	return val
+}
+
+// storesThrough reports whether the literal mc makes stores to the cell it captures as alloc.
+func storesThrough(mc *ssa.MakeClosure, alloc *ssa.Alloc) bool {
+	lit := mc.Fn.(*ssa.Function)
+	for j, b := range mc.Bindings {
+		if b != alloc {
+			continue
+		}
+		for _, ref := range *lit.FreeVars[j].Referrers() {
+			if st, ok := ref.(*ssa.Store); ok && st.Addr == lit.FreeVars[j] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// waitParam returns the index of fn's time.Duration parameter that fn compares with a constant
+// (if wait > 0), or -1 when there is not exactly one.
+func waitParam(fn *ssa.Function) int {
+	found := -1
+	for _, b := range fn.Blocks {
+		cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		op, ok := cond.Cond.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		for _, pair := range [][2]ssa.Value{{op.X, op.Y}, {op.Y, op.X}} {
+			p, isParam := pair[0].(*ssa.Parameter)
+			if _, isConst := pair[1].(*ssa.Const); !isParam || !isConst || !typesutil.IsNamed(p.Type(), "time", "Duration") {
+				continue
+			}
+			k := ctxorigin.ParamIndex(fn, p)
+			if found >= 0 && found != k {
+				return -1
+			}
+			found = k
+		}
+	}
+	return found
 }
 
 // importedRuns answers whether fn, a function of another package, runs its parameter i; ok
