@@ -830,20 +830,38 @@ func (x *fileIndex) position(where string, col int) token.Pos {
 	if line < 1 {
 		return token.NoPos
 	}
-	if f == nil || line > f.LineCount() {
-		// Not parsed here, or known only as far as export data records it (go vet analyses one
-		// package at a time): add the file as it is on disk, for its positions only.
-		f, _ = report.FileFromDisk(x.fset, name)
-		if f == nil || line > f.LineCount() {
-			return token.NoPos
+	if pos, ok := onLine(f, line, col); ok {
+		return pos
+	}
+	// Not parsed here, or known only as far as export data records it (go vet analyses one
+	// package at a time: lines without columns): add the file as it is on disk, for its
+	// positions only.
+	if disk, _ := report.FileFromDisk(x.fset, name); disk != nil {
+		if pos, ok := onLine(disk, line, col); ok {
+			return pos
 		}
+	}
+	if f != nil && line <= f.LineCount() {
+		return f.LineStart(line)
+	}
+	return token.NoPos
+}
+
+// onLine returns the position of column col of line in f, and whether f holds it: the line,
+// and the column on it when col is not 0.
+func onLine(f *token.File, line, col int) (token.Pos, bool) {
+	if f == nil || line > f.LineCount() {
+		return token.NoPos, false
 	}
 	start, end := f.LineStart(line), f.Size()
 	if line < f.LineCount() {
 		end = f.Offset(f.LineStart(line + 1))
 	}
-	if col > 0 && f.Offset(start)+col-1 < end {
-		return start + token.Pos(col-1)
+	switch {
+	case col == 0:
+		return start, true
+	case f.Offset(start)+col-1 < end:
+		return start + token.Pos(col-1), true
 	}
-	return start
+	return token.NoPos, false
 }

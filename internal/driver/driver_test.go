@@ -144,6 +144,7 @@ func TestBrokenPackages(t *testing.T) {
 	r.expect(t, ExitError, "ok/ok.go:6:12: call to bad (badcall)\nusesboom/usesboom.go:8:16: call to bad (badcall)\n")
 	wantErr := `deadlinelint: package example.com/broken/broken: type error: broken/broken.go:3:9: undefined: x
 deadlinelint: package example.com/nowhere/pkg: missing/missing.go:3:8: no required module provides package example.com/nowhere/pkg; to add it: 	go get example.com/nowhere/pkg
+deadlinelint: package example.com/broken/noclause: syntax error: noclause/noclause.go:1:1: expected 'package', found 'import'
 deadlinelint: package example.com/broken/syntax: syntax error: syntax/syntax.go:4:5: missing condition in if statement
 deadlinelint: package example.com/broken/dependent: not analysed: it imports example.com/broken/broken, which has errors
 deadlinelint: package example.com/broken/missing: not analysed: it imports example.com/nowhere/pkg, which has errors

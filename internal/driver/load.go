@@ -86,7 +86,7 @@ func packageErrors(pkgs []*packages.Package, patterns []string, root string) []s
 		hasSyntax := hasParseErrors(p)
 		broken := brokenImport(p)
 		for _, e := range p.Errors {
-			if e.Kind == packages.ListError && compiled && strings.HasPrefix(e.Msg, "# ") {
+			if e.Kind == packages.ListError && compiled && (strings.HasPrefix(e.Msg, "# ") || parsedAlso(p, e)) {
 				continue // the go command's copy of the compile errors below
 			}
 			if e.Kind == packages.TypeError && (failed[unimportable(e.Msg)] || hasSyntax || broken != "") {
@@ -131,6 +131,17 @@ func unimportable(msg string) string {
 	}
 	path, _, _ := strings.Cut(rest, " ")
 	return path
+}
+
+// parsedAlso reports whether the parser reports e, an error of the go command, too.
+func parsedAlso(p *packages.Package, e packages.Error) bool {
+	for _, pe := range p.Errors {
+		if pe.Kind == packages.ParseError && pe.Msg == e.Msg &&
+			(pe.Pos == e.Pos || strings.HasSuffix(pe.Pos, string(filepath.Separator)+e.Pos)) { // go list's position is relative
+			return true
+		}
+	}
+	return false
 }
 
 // hasParseErrors reports whether a file of p could not be parsed.
