@@ -551,7 +551,20 @@ func (r *Resolver) runsArg(common *ssa.CallCommon, i int) (runs, known bool) {
 	if obj == nil || r.Imported == nil {
 		return false, false
 	}
+	if BoundMethod(common, obj) {
+		i++ // the facts count the receiver among the parameters; a method value's call does not
+	}
 	return r.Imported(obj, i)
+}
+
+// BoundMethod reports whether common calls the method obj through a method value (f := c.Run;
+// f(…)): its static callee is the wrapper with the receiver bound, whose parameters — the
+// call's arguments — are the method's declared ones, without the receiver that SSA parameter
+// indexes count.
+func BoundMethod(common *ssa.CallCommon, obj *types.Func) bool {
+	callee := common.StaticCallee()
+	return callee != nil && callee.Synthetic != "" && obj.Signature().Recv() != nil &&
+		callee.Signature.Recv() == nil && len(callee.Params) == obj.Signature().Params().Len()
 }
 
 // ImportedCallee returns the declared function (the generic origin of an instance) a static

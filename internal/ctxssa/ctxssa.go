@@ -416,7 +416,9 @@ func (r *Result) callbackCtx(targets *callees.Resolver, common *ssa.CallCommon, 
 		return r.paramCallbackCtx(targets, callee, i, depth)
 	}
 	obj := targets.ImportedCallee(common)
-	if obj == nil || obj.Pkg() == r.pass.Pkg {
+	if obj == nil || obj.Pkg() == r.pass.Pkg || callees.BoundMethod(common, obj) {
+		// A method value (f := c.Run; f(…)) takes no receiver among its arguments, while the
+		// fact's indexes count it: not followed.
 		return noRun
 	}
 	var f runsParams
@@ -617,22 +619,26 @@ func storesThrough(mc *ssa.MakeClosure, alloc *ssa.Alloc) bool {
 	return false
 }
 
-// waitParam returns the index of fn's time.Duration parameter that fn compares with a constant
-// (if wait > 0), or -1 when there is not exactly one.
+// waitParam returns the index of fn's time.Duration parameter wait that gives a ctx a deadline
+// when it is positive: fn calls context.WithTimeout (or WithTimeoutCause) with wait itself, on
+// a branch of a comparison of wait with a constant (if wait > 0 { ctx, cancel =
+// context.WithTimeout(ctx, wait) }). -1 when there is not exactly one such parameter — a
+// deadline from a default put in for zero, or a comparison of another duration, is no
+// caller's setting.
 func waitParam(fn *ssa.Function) int {
 	found := -1
 	for _, b := range fn.Blocks {
-		cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		op, ok := cond.Cond.(*ssa.BinOp)
-		if !ok {
-			continue
-		}
-		for _, pair := range [][2]ssa.Value{{op.X, op.Y}, {op.Y, op.X}} {
-			p, isParam := pair[0].(*ssa.Parameter)
-			if _, isConst := pair[1].(*ssa.Const); !isParam || !isConst || !typesutil.IsNamed(p.Type(), "time", "Duration") {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || len(call.Call.Args) < 2 {
+				continue
+			}
+			callee := ctxorigin.Callee(&call.Call)
+			if !typesutil.IsFunc(callee, "context", "WithTimeout") && !typesutil.IsFunc(callee, "context", "WithTimeoutCause") {
+				continue
+			}
+			p, ok := bound(call.Call.Args[1]).(*ssa.Parameter)
+			if !ok || p.Parent() != fn || !guardedBy(b, p) {
 				continue
 			}
 			k := ctxorigin.ParamIndex(fn, p)
@@ -643,6 +649,28 @@ func waitParam(fn *ssa.Function) int {
 		}
 	}
 	return found
+}
+
+// guardedBy reports whether block b runs only on one branch of a comparison of the parameter p
+// with a constant.
+func guardedBy(b *ssa.BasicBlock, p *ssa.Parameter) bool {
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		op, ok := cond.Cond.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		for _, pair := range [][2]ssa.Value{{op.X, op.Y}, {op.Y, op.X}} {
+			if _, isConst := pair[1].(*ssa.Const); isConst && bound(pair[0]) == p &&
+				(ctxorigin.OnlyVia(d, 0, b) || ctxorigin.OnlyVia(d, 1, b)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // importedRuns answers whether fn, a function of another package, runs its parameter i; ok
