@@ -46,17 +46,7 @@ func (c *checker) defaulted(fn *ssa.Function, set ctxorigin.Set, o ctxorigin.Ori
 func optionalTimeout(fn *ssa.Function) bool {
 	for f := fn; f != nil; f = f.Parent() {
 		for _, b := range f.Blocks {
-			cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-			if !ok {
-				continue
-			}
-			op, ok := cond.Cond.(*ssa.BinOp)
-			if !ok {
-				continue
-			}
-			_, xConst := op.X.(*ssa.Const)
-			_, yConst := op.Y.(*ssa.Const)
-			if (xConst || yConst) && typesutil.IsNamed(op.X.Type(), "time", "Duration") {
+			if x := ctxorigin.ComparedWithConst(b); x != nil && typesutil.IsNamed(x.Type(), "time", "Duration") {
 				return true
 			}
 		}

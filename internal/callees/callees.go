@@ -656,24 +656,19 @@ func (r *Resolver) runsValue(v ssa.Value, depth int) bool {
 	return runs
 }
 
-// Calls calls visit with each call that runs the function value v, a parameter of the function
+// Runs calls visit with each call that runs the function value v, a parameter of the function
 // it is in: a call of v itself (arg is -1), or a call that hands v, as its argument arg, to a
 // function that runs it — in the function, through conversions, or in a literal the function
-// runs in place (not started on a goroutine, deferred or stored). It is the one walk under
-// RunsParam (is the parameter run?) and the rules' question of which ctx it is run with.
-func (r *Resolver) Calls(v ssa.Value, visit func(call ssa.CallInstruction, arg int)) {
-	r.calls(v, 0, false, visit)
-}
-
-// Runs is Calls with the runs Calls leaves out: go and defer statements of v, and calls in
-// literals the function starts on a goroutine or defers. With which ctx v is run must hold of
-// these too — a helper that runs a callback with its ctx unchanged on one path may run it on a
-// goroutine, under a deadline of its own, on another.
+// runs in place, starts on a goroutine or defers — and go and defer statements of v. With
+// which ctx v is run must hold of every run: a helper that runs a callback with its ctx
+// unchanged on one path may run it on a goroutine, under a deadline of its own, on another.
+// (RunsParam, is the parameter run as part of a call?, counts only the runs in place.)
 func (r *Resolver) Runs(v ssa.Value, visit func(call ssa.CallInstruction, arg int)) {
 	r.calls(v, 0, true, visit)
 }
 
-// calls is the walk of Calls, and of Runs when started is set.
+// calls is the walk of Runs, and of RunsParam's question (runs in place only) when started is
+// not set.
 func (r *Resolver) calls(v ssa.Value, depth int, started bool, visit func(ssa.CallInstruction, int)) {
 	refs := v.Referrers()
 	if refs == nil || depth > maxDepth {

@@ -564,7 +564,30 @@ func guardMap(v ssa.Value) (*ssa.FieldAddr, int) {
 	return loadedField(lookup.X), 1
 }
 
-// onlyVia reports whether block b runs only after the If ending block d took its successor
+// ComparedWithConst returns the operand that the If ending block b compares with a constant
+// (if wait > 0, if 0 < wait), or nil.
+func ComparedWithConst(b *ssa.BasicBlock) ssa.Value {
+	if len(b.Instrs) == 0 {
+		return nil
+	}
+	cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil
+	}
+	op, ok := cond.Cond.(*ssa.BinOp)
+	if !ok {
+		return nil
+	}
+	if _, ok := op.Y.(*ssa.Const); ok {
+		return op.X
+	}
+	if _, ok := op.X.(*ssa.Const); ok {
+		return op.Y
+	}
+	return nil
+}
+
+// OnlyVia reports whether block b runs only after the If ending block d took its successor
 // succ: that successor is entered from d alone and dominates b.
 func OnlyVia(d *ssa.BasicBlock, succ int, b *ssa.BasicBlock) bool {
 	if succ >= len(d.Succs) {

@@ -655,19 +655,9 @@ func waitParam(fn *ssa.Function) int {
 // with a constant.
 func guardedBy(b *ssa.BasicBlock, p *ssa.Parameter) bool {
 	for d := b.Idom(); d != nil; d = d.Idom() {
-		cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		op, ok := cond.Cond.(*ssa.BinOp)
-		if !ok {
-			continue
-		}
-		for _, pair := range [][2]ssa.Value{{op.X, op.Y}, {op.Y, op.X}} {
-			if _, isConst := pair[1].(*ssa.Const); isConst && bound(pair[0]) == p &&
-				(ctxorigin.OnlyVia(d, 0, b) || ctxorigin.OnlyVia(d, 1, b)) {
-				return true
-			}
+		if x := ctxorigin.ComparedWithConst(d); x != nil && bound(x) == p &&
+			(ctxorigin.OnlyVia(d, 0, b) || ctxorigin.OnlyVia(d, 1, b)) {
+			return true
 		}
 	}
 	return false
