@@ -853,15 +853,12 @@ func onLine(f *token.File, line, col int) (token.Pos, bool) {
 	if f == nil || line > f.LineCount() {
 		return token.NoPos, false
 	}
-	start, end := f.LineStart(line), f.Size()
-	if line < f.LineCount() {
-		end = f.Offset(f.LineStart(line + 1))
-	}
+	start, end := report.LineOffsets(f, line)
 	switch {
 	case col == 0:
-		return start, true
-	case f.Offset(start)+col-1 < end:
-		return start + token.Pos(col-1), true
+		return f.Pos(start), true
+	case start+col-1 < end:
+		return f.Pos(start + col - 1), true
 	}
 	return token.NoPos, false
 }

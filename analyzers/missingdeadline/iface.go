@@ -1,7 +1,6 @@
 package missingdeadline
 
 import (
-	"go/constant"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -158,10 +157,9 @@ func (c *checker) callbackSites(fn *ssa.Function, call ssa.CallInstruction) []*s
 		if _, ok := arg.Type().Underlying().(*types.Signature); !ok {
 			continue
 		}
-		run := c.res.CallbackCtx(c.targets, common, i)
-		j := run.Ctx
-		if j < 0 || run.Wait >= 0 && (run.Wait >= len(common.Args) || !zeroConst(common.Args[run.Wait])) {
-			continue // the callee bounds the callback's ctx by the wait the call gives it
+		j, bounded := c.res.CallbackCtx(c.targets, common, i)
+		if j < 0 || bounded {
+			continue // none passed on, or the callee bounds it by the wait the call gives it
 		}
 		ts := c.targets.Values(arg)
 		if s := c.rpcValue(fn, call, ts); s != nil {
@@ -174,10 +172,4 @@ func (c *checker) callbackSites(fn *ssa.Function, call ssa.CallInstruction) []*s
 		}
 	}
 	return out
-}
-
-// zeroConst reports whether v is the constant zero: a wait of none.
-func zeroConst(v ssa.Value) bool {
-	c, ok := v.(*ssa.Const)
-	return ok && c.Value != nil && constant.Sign(c.Value) == 0
 }

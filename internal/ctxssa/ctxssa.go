@@ -392,23 +392,33 @@ func (r *Result) storedParams(fn *types.Func) map[int]string {
 	return out
 }
 
-// CallbackRun says with which ctx a function runs a callback it is given: Ctx is the index of
+// callbackRun says with which ctx a function runs a callback it is given: Ctx is the index of
 // its parameter (or of the call's argument) whose ctx it passes the callback unchanged, or -1
 // when it runs it with a ctx of its own, one with a deadline, or not at all; Wait, when not -1,
 // is the index of a time.Duration parameter (argument) that gives that ctx a deadline when it
 // is positive — the callback has a deadline unless the caller passes none.
-type CallbackRun struct{ Ctx, Wait int }
+type callbackRun struct{ Ctx, Wait int }
 
-var noRun = CallbackRun{-1, -1}
+var noRun = callbackRun{-1, -1}
 
-// CallbackCtx says, for a call whose callee runs the function value it is given as argument i,
-// with which of the call's arguments the callee runs it (batch.Each(ctx, ids, fn) calling
-// fn(ctx, id): Ctx 0) — from the callee's body in the package, or its fact.
-func (r *Result) CallbackCtx(targets *callees.Resolver, common *ssa.CallCommon, i int) CallbackRun {
-	return r.callbackCtx(targets, common, i, 0)
+// CallbackCtx returns, for a call whose callee runs the function value it is given as argument
+// i, the index among the call's arguments of the ctx the callee runs it with, unchanged
+// (batch.Each(ctx, ids, fn) calling fn(ctx, id): 0) — from the callee's body in the package,
+// or its fact — or -1; bounded is set when the callee bounds that ctx by a wait the call gives
+// it that is not the constant zero: the callback has a deadline, its length the caller's
+// setting.
+func (r *Result) CallbackCtx(targets *callees.Resolver, common *ssa.CallCommon, i int) (ctx int, bounded bool) {
+	run := r.callbackCtx(targets, common, i, 0)
+	return run.Ctx, run.Wait >= 0 && (run.Wait >= len(common.Args) || !zeroConst(common.Args[run.Wait]))
 }
 
-func (r *Result) callbackCtx(targets *callees.Resolver, common *ssa.CallCommon, i, depth int) CallbackRun {
+// zeroConst reports whether v is the constant zero: a wait of none.
+func zeroConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && constant.Sign(c.Value) == 0
+}
+
+func (r *Result) callbackCtx(targets *callees.Resolver, common *ssa.CallCommon, i, depth int) callbackRun {
 	if callee := targets.Body(common); callee != nil {
 		if depth > 4 || !targets.RunsParam(callee, i) {
 			return noRun
@@ -427,7 +437,7 @@ func (r *Result) callbackCtx(targets *callees.Resolver, common *ssa.CallCommon, 
 	}
 	for k, p := range f.Params {
 		if p == i && k < len(f.Ctx) {
-			run := CallbackRun{f.Ctx[k], -1}
+			run := callbackRun{f.Ctx[k], -1}
 			if k < len(f.Wait) {
 				run.Wait = f.Wait[k]
 			}
@@ -444,16 +454,16 @@ func (r *Result) callbackCtx(targets *callees.Resolver, common *ssa.CallCommon, 
 // passes on unchanged, with no deadline added — or, with Wait set, with a deadline added only
 // when fn's time.Duration parameter Wait is positive, by fn itself or by the runner it hands
 // the callback to with that parameter (a constant zero there: no deadline). A run on a
-// goroutine counts: a helper
-// that runs the callback with its ctx on one path and, on another, on a goroutine under a
-// per-attempt deadline (if wait > 0 { attempt, cancel = context.WithTimeout(ctx, wait) }; go
-// func() { done <- fn(attempt) }()) runs it with ctx bounded by wait.
-func (r *Result) paramCallbackCtx(targets *callees.Resolver, fn *ssa.Function, i, depth int) CallbackRun {
+// goroutine counts: a helper that runs the callback with its ctx on one path and, on another,
+// on a goroutine under a per-attempt deadline (if wait > 0 { attempt, cancel =
+// context.WithTimeout(ctx, wait) }; go func() { done <- fn(attempt) }()) runs it with ctx
+// bounded by wait.
+func (r *Result) paramCallbackCtx(targets *callees.Resolver, fn *ssa.Function, i, depth int) callbackRun {
 	info := r.SSA()
 	run, ok := noRun, true
 	// Runs must agree on the ctx; a run bounded by a wait and one that is not make a callback
 	// bounded unless the caller passes no wait — silent where it may be bounded.
-	agree := func(got CallbackRun) {
+	agree := func(got callbackRun) {
 		switch {
 		case run.Ctx < 0:
 			run = got
@@ -498,17 +508,15 @@ func (r *Result) paramCallbackCtx(targets *callees.Resolver, fn *ssa.Function, i
 				bounded++
 			}
 		}
-		got := CallbackRun{ctxorigin.ParamIndex(fn, set[0].Param), wait}
+		got := callbackRun{ctxorigin.ParamIndex(fn, set[0].Param), wait}
 		if bounded > 0 {
-			if wait >= 0 && wait != waitParam(fn) {
+			// fn bounds it on some paths itself: by its own wait, the same as any passed on.
+			own := waitParam(fn)
+			if bounded == len(set) || own < 0 || wait >= 0 && wait != own {
 				ok = false
 				return
 			}
-			got.Wait = waitParam(fn)
-			if bounded == len(set) || got.Wait < 0 {
-				ok = false
-				return
-			}
+			got.Wait = own
 		}
 		agree(got)
 	})
@@ -530,7 +538,7 @@ func waitArg(fn *ssa.Function, common *ssa.CallCommon, i int) int {
 			return ctxorigin.ParamIndex(fn, v)
 		}
 	case *ssa.Const:
-		if v.Value != nil && constant.Sign(v.Value) == 0 {
+		if zeroConst(v) {
 			return -1
 		}
 	}
@@ -538,85 +546,30 @@ func waitArg(fn *ssa.Function, common *ssa.CallCommon, i int) int {
 }
 
 // bound returns what a literal's free variable v holds where the literal is made, through
-// enclosing literals each made once: the value bound, or — for a variable captured by
-// reference (*v), as go/ssa captures a parameter — the one value ever stored to its cell. v
-// itself otherwise.
+// enclosing literals: the one value bound, or — for a variable captured by reference (*v), as
+// go/ssa captures a parameter — the one value ever stored to its cell (valueflow.Bindings,
+// valueflow.LocalStores). v itself when there is not exactly one.
 func bound(v ssa.Value) ssa.Value {
 	for depth := 0; depth < 8; depth++ {
+		var held []ssa.Value
 		switch x := v.(type) {
 		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return v
-			}
 			cell, ok := bound(x.X).(*ssa.Alloc)
-			if !ok {
+			if x.Op != token.MUL || !ok {
 				return v
 			}
-			stored := onlyStore(cell)
-			if stored == nil {
-				return v
-			}
-			v = stored
+			held = valueflow.LocalStores(cell)
 		case *ssa.FreeVar:
-			lit := x.Parent()
-			idx := slices.Index(lit.FreeVars, x)
-			refs := lit.Referrers()
-			if refs == nil || idx < 0 {
-				return v
-			}
-			var made *ssa.MakeClosure
-			for _, ref := range *refs {
-				mc, ok := ref.(*ssa.MakeClosure)
-				if !ok || made != nil {
-					return v
-				}
-				made = mc
-			}
-			if made == nil {
-				return v
-			}
-			v = made.Bindings[idx]
+			held = valueflow.Bindings(x)
 		default:
 			return v
 		}
+		if len(held) != 1 {
+			return v
+		}
+		v = held[0]
 	}
 	return v
-}
-
-// onlyStore returns the one value stored to the cell alloc, or nil when there is not exactly
-// one store (in its function; a literal capturing it stores through a free variable).
-func onlyStore(alloc *ssa.Alloc) ssa.Value {
-	var val ssa.Value
-	for _, ref := range *alloc.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.Store:
-			if ref.Addr != alloc || val != nil {
-				return nil
-			}
-			val = ref.Val
-		case *ssa.MakeClosure:
-			if storesThrough(ref, alloc) {
-				return nil
-			}
-		}
-	}
-	return val
-}
-
-// storesThrough reports whether the literal mc makes stores to the cell it captures as alloc.
-func storesThrough(mc *ssa.MakeClosure, alloc *ssa.Alloc) bool {
-	lit := mc.Fn.(*ssa.Function)
-	for j, b := range mc.Bindings {
-		if b != alloc {
-			continue
-		}
-		for _, ref := range *lit.FreeVars[j].Referrers() {
-			if st, ok := ref.(*ssa.Store); ok && st.Addr == lit.FreeVars[j] {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // waitParam returns the index of fn's time.Duration parameter wait that gives a ctx a deadline

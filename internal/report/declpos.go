@@ -51,6 +51,16 @@ func FileFromDisk(fset *token.FileSet, name string) (*token.File, []byte) {
 	return f, content
 }
 
+// LineOffsets returns the offsets in f of the start of line (1-based, at most f.LineCount())
+// and of the start of the next line, or the end of the file.
+func LineOffsets(f *token.File, line int) (start, end int) {
+	start, end = f.Offset(f.LineStart(line)), f.Size()
+	if line < f.LineCount() {
+		end = f.Offset(f.LineStart(line + 1))
+	}
+	return start, end
+}
+
 // DeclPos returns the position of obj's name in its declaration: obj.Pos(), or, for an object
 // of a package read from export data (its position has a line but no column), the name found
 // on that line of the file on disk.
@@ -63,11 +73,7 @@ func DeclPos(fset *token.FileSet, obj types.Object) token.Pos {
 	if f == nil || p.Line > f.LineCount() {
 		return obj.Pos()
 	}
-	start := f.Offset(f.LineStart(p.Line))
-	end := len(content)
-	if p.Line < f.LineCount() {
-		end = f.Offset(f.LineStart(p.Line + 1))
-	}
+	start, end := LineOffsets(f, p.Line)
 	line := content[start:end]
 	name := []byte(obj.Name())
 	for i := 0; i+len(name) <= len(line); i++ {
