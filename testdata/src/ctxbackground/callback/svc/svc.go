@@ -41,6 +41,26 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	return nil, nil
 }
 
+// Pooled calls a method runner through a method value, whose arguments leave out the receiver
+// the runner's fact counts: the callback it runs is still the third argument.
+type Pooled struct {
+	catalogpb.UnimplementedCatalogServer
+	pool batch.Pool
+}
+
+func (s *Pooled) stash(_ context.Context, id string) error { // want stash:"drops ctx"
+	return dial(context.TODO(), id)
+}
+
+func (s *Pooled) keep(ctx context.Context, id string) error { return dial(ctx, id) }
+
+func (s *Pooled) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	each := s.pool.Each
+	_ = each(ctx, []string{req.GetId()}, s.keep)
+	_ = each(ctx, []string{req.GetId()}, s.stash) // want `svc.Pooled.stash, called in handler Pooled.GetItem, works with context.TODO\(\)`
+	return nil, nil
+}
+
 // ListItems ranges over another package's iterators.
 func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream catalogpb.Catalog_ListItemsServer) error {
 	var x batch.Index
