@@ -162,7 +162,7 @@ func (c *Command) analysePackages(dir string, cfg *config, prog *progress) (*res
 	res := &result{root: findRoot(dir), dir: dir}
 	prog.setStage("loading packages")
 	t0 := time.Now()
-	pkgs, err := load(dir, cfg, needFacts(cfg.analyzers))
+	pkgs, err := load(dir, cfg, needFacts(cfg.analyzers), func(format string, args ...any) { c.debugf(cfg, format, args...) })
 	if err != nil {
 		return nil, fmt.Errorf("loading packages: %v", err)
 	}

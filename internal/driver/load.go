@@ -14,7 +14,7 @@ import (
 
 // load loads the packages matching patterns, from source, with type
 // information; all dependencies too when facts require it.
-func load(dir string, cfg *config, allSyntax bool) ([]*packages.Package, error) {
+func load(dir string, cfg *config, allSyntax bool, debugf func(format string, args ...any)) ([]*packages.Package, error) {
 	mode := packages.LoadSyntax
 	if allSyntax {
 		mode = packages.LoadAllSyntax
@@ -27,9 +27,25 @@ func load(dir string, cfg *config, allSyntax bool) ([]*packages.Package, error) 
 	if cfg.tags != "" {
 		lcfg.BuildFlags = []string{"-tags=" + cfg.tags}
 	}
+	var strip *stripper
+	if allSyntax {
+		strip = newStripper(dir, cfg)
+	}
+	if strip != nil {
+		lcfg.ParseFile = strip.parseFile
+		files, pkgs := strip.stripped()
+		debugf("parsing %d files of %d dependencies without function bodies: no rule reads them", files, pkgs)
+	}
 	pkgs, err := packages.Load(lcfg, cfg.patterns...)
 	if err != nil {
 		return nil, err
+	}
+	if strip != nil && strip.failed(pkgs) {
+		// A stripped dependency that does not type-check: load again whole, so that the
+		// errors, if any remain, are the code's own.
+		debugf("a dependency parsed without bodies has errors: loading again with them")
+		lcfg.ParseFile = nil
+		return packages.Load(lcfg, cfg.patterns...)
 	}
 	return pkgs, nil
 }

@@ -1,0 +1,174 @@
+package driver
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/token"
+	"go/types"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestStrippable(t *testing.T) {
+	cached := &listedModule{Path: "example.com/dep", Version: "v1.2.0"}
+	replaced := &listedModule{Path: "example.com/fork", Version: "v1.0.0", Replace: &listedModule{Path: "../fork"}}
+	main := &listedModule{Path: "example.com/app", Main: true}
+	for _, tc := range []struct {
+		name string
+		p    listedForStrip
+		want bool
+	}{
+		{"std without context", listedForStrip{Standard: true, Dir: "/go/src/strings", Imports: []string{"unicode"}}, true},
+		{"std importing context", listedForStrip{Standard: true, Dir: "/go/src/net/http", Imports: []string{"context", "io"}}, false},
+		{"module cache", listedForStrip{Module: cached, Dir: "/home/u/go/pkg/mod/example.com/dep@v1.2.0", Imports: []string{"fmt"}}, true},
+		{"module cache importing x/net/context", listedForStrip{Module: cached, Dir: "/home/u/go/pkg/mod/example.com/dep@v1.2.0", Imports: []string{"golang.org/x/net/context"}}, false},
+		{"module cache with cgo", listedForStrip{Module: cached, Dir: "/home/u/go/pkg/mod/example.com/dep@v1.2.0", CgoFiles: []string{"c.go"}}, false},
+		{"replaced by a directory", listedForStrip{Module: replaced, Dir: "/home/u/fork", Imports: []string{"fmt"}}, false},
+		{"the user's module", listedForStrip{Module: main, Dir: "/home/u/app", Imports: []string{"fmt"}}, false},
+	} {
+		if got := strippable(&tc.p); got != tc.want {
+			t.Errorf("%s: strippable = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// dependency is a file of a package no rule reads the bodies of: imports used only in bodies,
+// in declarations, for side effects and unqualified, a generic function, a method of a generic
+// type, init, and functions with and without results.
+const dependency = `//go:build go1.22
+
+package dep
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	str "strconv"
+	"strings"
+)
+
+var ErrShort = errors.New("short")
+
+type Set[T comparable] struct{ m map[T]bool }
+
+func (s *Set[T]) Add(v T) bool { s.m[v] = true; return fmt.Sprint(v) != "" }
+
+func Apply[T, U any](xs []T, f func(T) U) []U {
+	var out []U
+	for _, x := range xs {
+		out = append(out, f(x))
+	}
+	return out
+}
+
+func Copy(w io.Writer, s string) (int, error) {
+	return fmt.Fprint(w, strings.ToUpper(s), str.Itoa(len(s)))
+}
+
+func init() { fmt.Println("loaded") }
+`
+
+func TestStripParse(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "dep.go")
+	sp := &strippedPkg{names: map[string]string{"embed": "embed", "errors": "errors", "fmt": "fmt", "io": "io", "strings": "strings", "strconv": "strconv"}}
+	s := &stripper{files: map[string]*strippedPkg{file: sp}}
+	fset := token.NewFileSet()
+	f, err := s.parseFile(fset, file, []byte(dependency))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var imports []string
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		imports = append(imports, p)
+	}
+	// fmt, strconv (named) and strings served only bodies; the rest are kept.
+	if want := []string{"embed", "errors", "io"}; !slices.Equal(imports, want) {
+		t.Errorf("imports kept: %v, want %v", imports, want)
+	}
+	bodies := make(map[string]bool)
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			bodies[fd.Name.Name] = fd.Body != nil
+			if fd.Body != nil && !isStub(fd.Body) {
+				t.Errorf("%s keeps its body, want the stub", fd.Name.Name)
+			}
+		}
+	}
+	// go/types requires a body of init and of generic functions and methods: a stub.
+	if want := map[string]bool{"Add": true, "Apply": true, "Copy": false, "init": true}; !maps.Equal(bodies, want) {
+		t.Errorf("bodies left: %v, want %v", bodies, want)
+	}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	pkg, err := conf.Check("example.com/dep", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatalf("the stripped file does not type-check: %v", err)
+	}
+	for _, name := range []string{"ErrShort", "Set", "Apply", "Copy"} {
+		if pkg.Scope().Lookup(name) == nil {
+			t.Errorf("%s is not declared in the stripped package", name)
+		}
+	}
+
+	// An import whose package name go list did not give: the file is kept whole.
+	delete(sp.names, "fmt")
+	f, err = s.parseFile(token.NewFileSet(), file, []byte(dependency))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Imports) != 6 {
+		t.Errorf("with a name unknown, %d imports kept, want all 6", len(f.Imports))
+	}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && (fd.Body == nil || isStub(fd.Body)) {
+			t.Errorf("with a name unknown, %s lost its body", fd.Name.Name)
+		}
+	}
+
+	// A dot import: whether only bodies used its names is not known; the file is kept whole.
+	sp.names["fmt"] = "fmt"
+	dotted := strings.Replace(dependency, `str "strconv"`, `. "strconv"`, 1)
+	dotted = strings.Replace(dotted, "str.Itoa", "Itoa", 1)
+	f, err = s.parseFile(token.NewFileSet(), file, []byte(dotted))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && (fd.Body == nil || isStub(fd.Body)) {
+			t.Errorf("with a dot import, %s lost its body", fd.Name.Name)
+		}
+	}
+
+	// A file of a package not stripped is parsed whole.
+	f, err = s.parseFile(token.NewFileSet(), filepath.Join(t.TempDir(), "app.go"), []byte(dependency))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && (fd.Body == nil || isStub(fd.Body)) {
+			t.Errorf("a file of a package not stripped lost the body of %s", fd.Name.Name)
+		}
+	}
+	if len(f.Imports) != 6 {
+		t.Errorf("a file of a package not stripped lost imports: %d left", len(f.Imports))
+	}
+}
+
+// isStub reports whether body is the stub stripping leaves: panic(0).
+func isStub(body *ast.BlockStmt) bool {
+	if len(body.List) != 1 {
+		return false
+	}
+	es, ok := body.List[0].(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	call, ok := es.X.(*ast.CallExpr)
+	id, isIdent := call.Fun.(*ast.Ident)
+	return ok && isIdent && id.Name == "panic"
+}
