@@ -69,7 +69,7 @@ func buildTools(ctx context.Context, root, bin, corpusDir string, floorMode stri
 			tools = append(tools,
 				tool{
 					same: "deadlinelint", key: "c3", name: "deadlinelint -test=false, in the process",
-					note:   "DEADLINELINT_INPROCESS=1: go/packages and the checker in one process, every dependency type-checked from source, nothing cached",
+					note:   "DEADLINELINT_INPROCESS=1: go/packages and the checker in one process, every dependency type-checked from source (those no rule reads the bodies of without them), nothing cached",
 					argv:   []string{dl, "-test=false"},
 					env:    func(int) []string { return []string{"DEADLINELINT_INPROCESS=1"} },
 					okExit: exitAtMost(1),

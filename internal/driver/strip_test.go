@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -171,4 +172,28 @@ func isStub(body *ast.BlockStmt) bool {
 	call, ok := es.X.(*ast.CallExpr)
 	id, isIdent := call.Fun.(*ast.Ident)
 	return ok && isIdent && id.Name == "panic"
+}
+
+// TestMemoryNeed checks that the in-process route's expected memory counts a dependency it
+// parses without bodies at the lower rate, unless nothing is stripped.
+func TestMemoryNeed(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, size int) {
+		if err := os.WriteFile(filepath.Join(dir, name), make([]byte, size), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("app.go", 1000)
+	write("dep.go", 3000)
+	pkgs := []listedPackage{
+		{ImportPath: "example.com/app", Dir: dir, GoFiles: []string{"app.go"}, Imports: []string{"context"}, Module: &listedModule{Path: "example.com/app", Main: true}},
+		{ImportPath: "strings", Dir: dir, Standard: true, DepOnly: true, GoFiles: []string{"dep.go"}, Imports: []string{"unicode"}},
+	}
+	sources, need := memoryNeed(pkgs, false, true)
+	if want := int64(1000*rssPerSourceByte + 3000*rssPerStrippedByte); sources != 4000 || need != want {
+		t.Errorf("memoryNeed = %d bytes, %d need; want 4000, %d", sources, need, want)
+	}
+	if _, need := memoryNeed(pkgs, false, false); need != 4000*rssPerSourceByte {
+		t.Errorf("memoryNeed without stripping = %d, want %d", need, 4000*rssPerSourceByte)
+	}
 }

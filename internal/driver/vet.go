@@ -100,7 +100,7 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 func (c *Command) analyseOnRoute(dir string, cfg *config, prog *progress, plan vetPlan) (*result, error) {
 	named, cold, sources := plan.named, plan.cold, plan.sources
 	if cold != "" && os.Getenv("DEADLINELINT_VET") == "" {
-		need, bound := sources*rssPerSourceByte, memoryBound()
+		need, bound := plan.need, memoryBound()
 		if need <= bound {
 			c.debugf(cfg, "analysing in the process: %s", cold)
 			return c.analysePackages(dir, cfg, prog)
@@ -145,6 +145,7 @@ type listedPackage struct {
 	Error                     *struct{ Pos, Err string }
 	GoFiles, CgoFiles, HFiles []string
 	TestGoFiles, XTestGoFiles []string
+	Imports                   []string
 	Module                    *listedModule
 }
 
@@ -166,13 +167,18 @@ type listedModule struct {
 
 // listFields are the fields of listedPackage go list is asked for (Stale aside, which costs
 // a hash of every file).
-const listFields = "ImportPath,Name,Dir,DepOnly,Standard,Error,GoFiles,CgoFiles,HFiles,TestGoFiles,XTestGoFiles,Module"
+const listFields = "ImportPath,Name,Dir,DepOnly,Standard,Error,GoFiles,CgoFiles,HFiles,TestGoFiles,XTestGoFiles,Imports,Module"
 
 // The in-process route holds the syntax, types and SSA of every package it loads at once:
 // its peak RSS was 44 bytes for each byte of Go source loaded on grpc (35 MB of source, 1.5
-// GiB) and 54 on vitess (117 MB, 6.35 GiB), -test=false, 2026-12-03. go vet's route holds one
-// package at a time, a few hundred MiB at most.
-const rssPerSourceByte = 54
+// GiB) and 54 on vitess (117 MB, 6.35 GiB), -test=false, 2026-12-03. A dependency parsed
+// without its function bodies (stripper) took at most 34 bytes for each byte of its source:
+// 16 on trillian, 23 on buf, 34 on buildkit, 2026-12-04. go vet's route holds one package at a
+// time, a few hundred MiB at most.
+const (
+	rssPerSourceByte   = 54
+	rssPerStrippedByte = 34
+)
 
 // memoryBound is the peak RSS the in-process route may be expected to take before a run with a
 // cold build cache goes through go vet instead, compiling first: 1.5 GiB, or
@@ -189,12 +195,17 @@ func memoryBound() int64 {
 	return 1536 << 20
 }
 
-// sourceBytes returns the size of the Go files the in-process route would load for the
-// packages listed: every package's, and the test files of those named when tests are analysed.
-func sourceBytes(pkgs []listedPackage, tests bool) int64 {
-	var n int64
+// memoryNeed returns the size of the Go files the in-process route would load for the packages
+// listed — every package's, and the test files of those named when tests are analysed — and
+// the peak RSS that route may be expected to take for them: less for the files of dependencies
+// it parses without bodies (strippable, unless strip is false).
+func memoryNeed(pkgs []listedPackage, tests, strip bool) (sources, need int64) {
 	for i := range pkgs {
 		p := &pkgs[i]
+		perByte := int64(rssPerSourceByte)
+		if strip && strippable(&listedForStrip{Dir: p.Dir, Standard: p.Standard, CgoFiles: p.CgoFiles, Imports: p.Imports, Module: p.Module}) {
+			perByte = rssPerStrippedByte
+		}
 		groups := [][]string{p.GoFiles, p.CgoFiles}
 		if tests && !p.DepOnly {
 			groups = append(groups, p.TestGoFiles, p.XTestGoFiles)
@@ -202,12 +213,13 @@ func sourceBytes(pkgs []listedPackage, tests bool) int64 {
 		for _, g := range groups {
 			for _, name := range g {
 				if fi, err := os.Stat(p.path(name)); err == nil {
-					n += fi.Size()
+					sources += fi.Size()
+					need += fi.Size() * perByte
 				}
 			}
 		}
 	}
-	return n
+	return sources, need
 }
 
 // A vetPlan is what planVet found: the packages named (nil when go vet cannot analyse them,
@@ -216,7 +228,8 @@ func sourceBytes(pkgs []listedPackage, tests bool) int64 {
 type vetPlan struct {
 	named     map[string]bool
 	why, cold string
-	sources   int64
+	sources   int64 // bytes of Go source
+	need      int64 // the peak RSS they may be expected to take in the process
 	listed    []listedPackage
 }
 
@@ -268,7 +281,7 @@ func (c *Command) planVet(dir string, cfg *config) (plan vetPlan) {
 	}
 	if total > 0 && 4*stale > total {
 		plan.cold = fmt.Sprintf("the build cache lacks %d of the %d packages go vet would need compiled", stale, total)
-		plan.sources = sourceBytes(plan.listed, cfg.tests)
+		plan.sources, plan.need = memoryNeed(plan.listed, cfg.tests, !followsDependencies(cfg.analyzers))
 	}
 	if plan.why == "" && len(roots) == 0 {
 		plan.why = "no packages"
