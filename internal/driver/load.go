@@ -31,12 +31,17 @@ func load(dir string, cfg *config, allSyntax bool, debugf func(format string, ar
 	if allSyntax {
 		strip = newStripper(dir, cfg)
 	}
+	return loadStripped(lcfg, cfg.patterns, strip, debugf)
+}
+
+// loadStripped loads the packages, parsing the files strip says without function bodies.
+func loadStripped(lcfg *packages.Config, patterns []string, strip *stripper, debugf func(format string, args ...any)) ([]*packages.Package, error) {
 	if strip != nil {
 		lcfg.ParseFile = strip.parseFile
 		files, pkgs := strip.stripped()
 		debugf("parsing %d files of %d dependencies without function bodies: no rule reads them", files, pkgs)
 	}
-	pkgs, err := packages.Load(lcfg, cfg.patterns...)
+	pkgs, err := packages.Load(lcfg, patterns...)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +50,7 @@ func load(dir string, cfg *config, allSyntax bool, debugf func(format string, ar
 		// errors, if any remain, are the code's own.
 		debugf("a dependency parsed without bodies has errors: loading again with them")
 		lcfg.ParseFile = nil
-		return packages.Load(lcfg, cfg.patterns...)
+		return packages.Load(lcfg, patterns...)
 	}
 	return pkgs, nil
 }

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"fmt"
 	"go/ast"
 	"go/importer"
 	"go/token"
@@ -12,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
 )
 
 func TestStrippable(t *testing.T) {
@@ -195,5 +198,72 @@ func TestMemoryNeed(t *testing.T) {
 	}
 	if _, need := memoryNeed(pkgs, false, false); need != 4000*rssPerSourceByte {
 		t.Errorf("memoryNeed without stripping = %d, want %d", need, 4000*rssPerSourceByte)
+	}
+}
+
+// TestStripFallback checks that a stripped dependency that does not type-check — here because
+// the stripper is told a wrong name for an import its declarations use — has the load done
+// again whole, with no error left, and says so.
+func TestStripFallback(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":   "module example.com/m\n\ngo 1.22\n",
+		"dep/b.go": "package dep\n\nimport \"strings\"\n\ntype Buf struct{ B strings.Builder }\n\nfunc (b *Buf) Len() int { return b.B.Len() }\n",
+		"app/a.go": "package app\n\nimport \"example.com/m/dep\"\n\nfunc Size(b *dep.Buf) int { return b.Len() }\n",
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	strip := &stripper{files: map[string]*strippedPkg{
+		filepath.Join(dir, "dep", "b.go"): {names: map[string]string{"strings": "text"}},
+	}}
+	var said []string
+	debugf := func(format string, args ...any) { said = append(said, fmt.Sprintf(format, args...)) }
+	lcfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}
+	pkgs, err := loadStripped(lcfg, []string{"./app"}, strip, debugf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			t.Errorf("%s: %v", p.PkgPath, e)
+		}
+	})
+	if len(said) != 2 || !strings.Contains(said[1], "loading again") {
+		t.Errorf("debug lines %q, want the strip and the load again", said)
+	}
+
+	// Told the right name, the dependency loads stripped, with no second load.
+	strip.files[filepath.Join(dir, "dep", "b.go")].names["strings"] = "strings"
+	said = nil
+	lcfg = &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}
+	pkgs, err = loadStripped(lcfg, []string{"./app"}, strip, debugf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bodies int
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p.PkgPath != "example.com/m/dep" {
+			return
+		}
+		for _, f := range p.Syntax {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+					bodies++
+				}
+			}
+		}
+		if len(p.Errors) > 0 {
+			t.Errorf("dep: %v", p.Errors)
+		}
+	})
+	if len(said) != 1 || bodies != 0 {
+		t.Errorf("with the right name: debug lines %q, %d bodies in dep; want one line, none", said, bodies)
 	}
 }
