@@ -80,8 +80,10 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 	if cfg.tests || listed == nil {
 		// Test files import packages the plain listing leaves out.
 		var err error
-		if listed, err = listForKey(dir, cfg); err != nil {
-			return "", "go list: " + err.Error()
+		// The packages a run loads: those named, with tests their tests, and every
+		// dependency of either.
+		if listed, err = goList[listedPackage](dir, cfg, listFields, cfg.tests); err != nil {
+			return "", err.Error()
 		}
 	}
 	h := sha256.New()
@@ -151,11 +153,11 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 	return hex.EncodeToString(h.Sum(nil)), ""
 }
 
-// listForKey lists the packages a run loads: the packages named, with tests their tests, and
-// every dependency of either.
-func listForKey(dir string, cfg *config) ([]listedPackage, error) {
-	args := []string{"list", "-e", "-deps", "-json=" + listFields}
-	if cfg.tests {
+// goList runs go list -e -deps -json=fields on cfg's patterns, with its tags and, when tests,
+// -test, in dir, and decodes the packages it prints.
+func goList[T any](dir string, cfg *config, fields string, tests bool) ([]T, error) {
+	args := []string{"list", "-e", "-deps", "-json=" + fields}
+	if tests {
 		args = append(args, "-test")
 	}
 	if cfg.tags != "" {
@@ -163,18 +165,20 @@ func listForKey(dir string, cfg *config) ([]listedPackage, error) {
 	}
 	cmd := exec.Command("go", append(args, cfg.patterns...)...)
 	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("go list: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	var listed []listedPackage
+	var listed []T
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
-		var p listedPackage
+		var p T
 		if err := dec.Decode(&p); err == io.EOF {
 			return listed, nil
 		} else if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("reading go list's output: %v", err)
 		}
 		listed = append(listed, p)
 	}

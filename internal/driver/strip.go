@@ -1,13 +1,9 @@
 package driver
 
 import (
-	"bytes"
-	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -58,26 +54,9 @@ func newStripper(dir string, cfg *config) *stripper {
 	if followsDependencies(cfg.analyzers) {
 		return nil
 	}
-	args := []string{"list", "-e", "-deps", "-json=" + stripFields}
-	if cfg.tags != "" {
-		args = append(args, "-tags="+cfg.tags)
-	}
-	cmd := exec.Command("go", append(args, cfg.patterns...)...)
-	cmd.Dir = dir
-	out, err := cmd.Output()
+	listed, err := goList[listedForStrip](dir, cfg, stripFields, false)
 	if err != nil {
 		return nil
-	}
-	var listed []listedForStrip
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for {
-		var p listedForStrip
-		if err := dec.Decode(&p); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil
-		}
-		listed = append(listed, p)
 	}
 	return stripperFor(listed)
 }

@@ -243,29 +243,14 @@ type vetPlan struct {
 // provide) makes go vet fail, and the command then analyses in the process, which says what
 // is wrong.
 func (c *Command) planVet(dir string, cfg *config) (plan vetPlan) {
-	args := []string{"list", "-e", "-deps", "-json=" + listFields + ",Stale"}
-	if cfg.tags != "" {
-		args = append(args, "-tags="+cfg.tags)
-	}
-	cmd := exec.Command("go", append(args, cfg.patterns...)...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	listed, err := goList[listedPackage](dir, cfg, listFields+",Stale", false)
 	if err != nil {
-		return vetPlan{why: fmt.Sprintf("go list: %v: %s", err, strings.TrimSpace(stderr.String()))}
+		return vetPlan{why: err.Error()}
 	}
+	plan.listed = listed
 	var roots []*packages.Package
 	stale, total := 0, 0
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for {
-		var p listedPackage
-		if err := dec.Decode(&p); err == io.EOF {
-			break
-		} else if err != nil {
-			return vetPlan{why: "reading go list's output: " + err.Error()}
-		}
-		plan.listed = append(plan.listed, p)
+	for _, p := range listed {
 		if plan.why == "" && p.Error != nil {
 			plan.why = fmt.Sprintf("package %s: %s", p.ImportPath, strings.TrimPrefix(p.Error.Pos+": "+p.Error.Err, ": "))
 		}
