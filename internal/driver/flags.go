@@ -30,6 +30,9 @@ type config struct {
 	analyzers []*analysis.Analyzer
 	// ruleFlags are the -RULE and -RULE.flag settings given, as arguments for go vet.
 	ruleFlags []string
+	// listed is go list's listing of the packages and their dependencies, when the route's
+	// plan made one the in-process route can use.
+	listed []listedPackage
 }
 
 // errUsage reports a command line that cannot be run; the message says why.

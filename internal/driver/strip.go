@@ -33,30 +33,24 @@ type strippedPkg struct {
 	names map[string]string // import path as written in its files -> package name
 }
 
-// listedForStrip is what go list says of a package, as newStripper reads it.
-type listedForStrip struct {
-	ImportPath, Name, Dir string
-	Standard              bool
-	GoFiles, CgoFiles     []string
-	Imports               []string
-	ImportMap             map[string]string
-	Module                *listedModule
-}
-
-// stripFields are the fields of listedForStrip go list is asked for.
+// stripFields are the fields of listedPackage a stripper needs, when the route's plan did not
+// list them (listFields has them all).
 const stripFields = "ImportPath,Name,Dir,Standard,GoFiles,CgoFiles,Imports,ImportMap,Module"
 
-// newStripper lists the packages the patterns match and their dependencies and returns a
-// stripper for the dependencies no rule reads the bodies of, or nil when none can be told
+// newStripper lists the packages the patterns match and their dependencies (or takes the
+// listing the route's plan made, cfg.listed) and returns a stripper for the dependencies no rule reads the bodies of, or nil when none can be told
 // (go list fails: the loader then says why) or the rules follow dependencies' code
 // (-ctxbackground.external).
 func newStripper(dir string, cfg *config) *stripper {
 	if followsDependencies(cfg.analyzers) {
 		return nil
 	}
-	listed, err := goList[listedForStrip](dir, cfg, stripFields, false)
-	if err != nil {
-		return nil
+	listed := cfg.listed
+	if listed == nil {
+		var err error
+		if listed, err = goList[listedPackage](dir, cfg, stripFields, false); err != nil {
+			return nil
+		}
 	}
 	return stripperFor(listed)
 }
@@ -65,14 +59,15 @@ func newStripper(dir string, cfg *config) *stripper {
 // library or of a module in the module cache (ctxssa's external packages, as go vet's route
 // skips them) that import neither context nor golang.org/x/net/context and use no cgo (whose
 // generated files the loader parses in their place).
-func stripperFor(listed []listedForStrip) *stripper {
+func stripperFor(listed []listedPackage) *stripper {
 	nameOf := make(map[string]string, len(listed))
 	for _, p := range listed {
 		nameOf[p.ImportPath] = p.Name
 	}
 	s := &stripper{files: make(map[string]*strippedPkg)}
-	for _, p := range listed {
-		if !strippable(&p) {
+	for i := range listed {
+		p := &listed[i]
+		if !strippable(p) {
 			continue
 		}
 		sp := &strippedPkg{names: make(map[string]string)}
@@ -90,7 +85,7 @@ func stripperFor(listed []listedForStrip) *stripper {
 }
 
 // strippable reports whether no rule reads the bodies of p's functions.
-func strippable(p *listedForStrip) bool {
+func strippable(p *listedPackage) bool {
 	inCache := p.Module != nil && p.Module.Version != "" && p.Module.Replace == nil &&
 		strings.Contains(filepath.ToSlash(p.Dir), "/pkg/mod/")
 	if !p.Standard && !inCache || len(p.CgoFiles) > 0 {

@@ -23,16 +23,16 @@ func TestStrippable(t *testing.T) {
 	main := &listedModule{Path: "example.com/app", Main: true}
 	for _, tc := range []struct {
 		name string
-		p    listedForStrip
+		p    listedPackage
 		want bool
 	}{
-		{"std without context", listedForStrip{Standard: true, Dir: "/go/src/strings", Imports: []string{"unicode"}}, true},
-		{"std importing context", listedForStrip{Standard: true, Dir: "/go/src/net/http", Imports: []string{"context", "io"}}, false},
-		{"module cache", listedForStrip{Module: cached, Dir: "/home/u/go/pkg/mod/example.com/dep@v1.2.0", Imports: []string{"fmt"}}, true},
-		{"module cache importing x/net/context", listedForStrip{Module: cached, Dir: "/home/u/go/pkg/mod/example.com/dep@v1.2.0", Imports: []string{"golang.org/x/net/context"}}, false},
-		{"module cache with cgo", listedForStrip{Module: cached, Dir: "/home/u/go/pkg/mod/example.com/dep@v1.2.0", CgoFiles: []string{"c.go"}}, false},
-		{"replaced by a directory", listedForStrip{Module: replaced, Dir: "/home/u/fork", Imports: []string{"fmt"}}, false},
-		{"the user's module", listedForStrip{Module: main, Dir: "/home/u/app", Imports: []string{"fmt"}}, false},
+		{"std without context", listedPackage{Standard: true, Dir: "/go/src/strings", Imports: []string{"unicode"}}, true},
+		{"std importing context", listedPackage{Standard: true, Dir: "/go/src/net/http", Imports: []string{"context", "io"}}, false},
+		{"module cache", listedPackage{Module: cached, Dir: "/home/u/go/pkg/mod/example.com/dep@v1.2.0", Imports: []string{"fmt"}}, true},
+		{"module cache importing x/net/context", listedPackage{Module: cached, Dir: "/home/u/go/pkg/mod/example.com/dep@v1.2.0", Imports: []string{"golang.org/x/net/context"}}, false},
+		{"module cache with cgo", listedPackage{Module: cached, Dir: "/home/u/go/pkg/mod/example.com/dep@v1.2.0", CgoFiles: []string{"c.go"}}, false},
+		{"replaced by a directory", listedPackage{Module: replaced, Dir: "/home/u/fork", Imports: []string{"fmt"}}, false},
+		{"the user's module", listedPackage{Module: main, Dir: "/home/u/app", Imports: []string{"fmt"}}, false},
 	} {
 		if got := strippable(&tc.p); got != tc.want {
 			t.Errorf("%s: strippable = %v, want %v", tc.name, got, tc.want)

@@ -103,6 +103,7 @@ func (c *Command) analyseOnRoute(dir string, cfg *config, prog *progress, plan v
 		need, bound := plan.need, memoryBound()
 		if need <= bound {
 			c.debugf(cfg, "analysing in the process: %s", cold)
+			cfg.listed = plan.listed // the stripper's listing
 			return c.analysePackages(dir, cfg, prog)
 		}
 		c.debugf(cfg, "%s, but in the process their %d MB of source would take about %d MiB (more than %d MiB): through go vet, which compiles them first", cold, sources/1e6, need>>20, bound>>20)
@@ -146,6 +147,7 @@ type listedPackage struct {
 	GoFiles, CgoFiles, HFiles []string
 	TestGoFiles, XTestGoFiles []string
 	Imports                   []string
+	ImportMap                 map[string]string
 	Module                    *listedModule
 }
 
@@ -167,7 +169,7 @@ type listedModule struct {
 
 // listFields are the fields of listedPackage go list is asked for (Stale aside, which costs
 // a hash of every file).
-const listFields = "ImportPath,Name,Dir,DepOnly,Standard,Error,GoFiles,CgoFiles,HFiles,TestGoFiles,XTestGoFiles,Imports,Module"
+const listFields = "ImportPath,Name,Dir,DepOnly,Standard,Error,GoFiles,CgoFiles,HFiles,TestGoFiles,XTestGoFiles,Imports,ImportMap,Module"
 
 // The in-process route holds the syntax, types and SSA of every package it loads at once:
 // its peak RSS was 44 bytes for each byte of Go source loaded on grpc (35 MB of source, 1.5
@@ -203,7 +205,7 @@ func memoryNeed(pkgs []listedPackage, tests, strip bool) (sources, need int64) {
 	for i := range pkgs {
 		p := &pkgs[i]
 		perByte := int64(rssPerSourceByte)
-		if strip && strippable(&listedForStrip{Dir: p.Dir, Standard: p.Standard, CgoFiles: p.CgoFiles, Imports: p.Imports, Module: p.Module}) {
+		if strip && strippable(p) {
 			perByte = rssPerStrippedByte
 		}
 		groups := [][]string{p.GoFiles, p.CgoFiles}
