@@ -33,6 +33,9 @@ type config struct {
 	// listed is go list's listing of the packages and their dependencies, when the route's
 	// plan made one the in-process route can use.
 	listed []listedPackage
+	// whole has the in-process route parse every function body, dependencies' too: the run is
+	// to say what is wrong (go vet or go list failed), and a type error in a body is.
+	whole bool
 }
 
 // errUsage reports a command line that cannot be run; the message says why.

@@ -28,7 +28,7 @@ func load(dir string, cfg *config, allSyntax bool, debugf func(format string, ar
 		lcfg.BuildFlags = []string{"-tags=" + cfg.tags}
 	}
 	var strip *stripper
-	if allSyntax {
+	if allSyntax && !cfg.whole {
 		strip = newStripper(dir, cfg)
 	}
 	return loadStripped(lcfg, cfg.patterns, strip, debugf)

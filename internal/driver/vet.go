@@ -68,6 +68,7 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 	plan := c.planVet(dir, cfg)
 	if plan.named == nil {
 		c.debugf(cfg, "analysing in the process: %s", plan.why)
+		cfg.whole = true
 		return c.analysePackages(dir, cfg, prog)
 	}
 	if runCacheDir() == "" {
@@ -126,6 +127,7 @@ func (c *Command) analyseOnRoute(dir string, cfg *config, prog *progress, plan v
 	c.debugf(cfg, "go vet ran in %v", time.Since(t0).Round(time.Millisecond))
 	if err != nil {
 		c.debugf(cfg, "go vet failed (%v), analysing in the process:\n%s", err, strings.TrimSpace(stderr.String()))
+		cfg.whole = true
 		return c.analysePackages(dir, cfg, prog)
 	}
 	coll := newCollector(res.root)
