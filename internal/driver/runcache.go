@@ -112,14 +112,12 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 			return "", "package " + p.ImportPath + ": " + p.Error.Err
 		}
 		fmt.Fprintf(h, "pkg %q %q %q %v\n", p.ImportPath, p.Name, p.Dir, p.DepOnly)
-		immutable := p.Standard
+		immutable := p.immutable()
 		if m := p.Module; m != nil {
 			fmt.Fprintf(h, "module %q %q %q %q\n", m.Path, m.Version, m.Dir, m.GoVersion)
 			if r := m.Replace; r != nil {
 				fmt.Fprintf(h, "replace %q %q %q\n", r.Path, r.Version, r.Dir)
 			}
-			// In the module cache, not vendored: a vendor directory is the user's to edit.
-			immutable = m.Version != "" && m.Replace == nil && strings.Contains(filepath.ToSlash(p.Dir), "/pkg/mod/")
 			if m.Main && m.GoMod != "" {
 				mods[m.GoMod] = true
 			}

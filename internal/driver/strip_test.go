@@ -211,15 +211,7 @@ func TestStripFallback(t *testing.T) {
 		"dep/b.go": "package dep\n\nimport \"strings\"\n\ntype Buf struct{ B strings.Builder }\n\nfunc (b *Buf) Len() int { return b.B.Len() }\n",
 		"app/a.go": "package app\n\nimport \"example.com/m/dep\"\n\nfunc Size(b *dep.Buf) int { return b.Len() }\n",
 	}
-	for name, text := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	strip := &stripper{files: map[string]*strippedPkg{
 		filepath.Join(dir, "dep", "b.go"): {names: map[string]string{"strings": "text"}},
 	}}
@@ -247,23 +239,12 @@ func TestStripFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var bodies int
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p.PkgPath != "example.com/m/dep" {
-			return
-		}
-		for _, f := range p.Syntax {
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-					bodies++
-				}
-			}
-		}
-		if len(p.Errors) > 0 {
+		if p.PkgPath == "example.com/m/dep" && len(p.Errors) > 0 {
 			t.Errorf("dep: %v", p.Errors)
 		}
 	})
-	if len(said) != 1 || bodies != 0 {
+	if bodies := bodiesOf(pkgs, "example.com/m/dep"); len(said) != 1 || bodies != 0 {
 		t.Errorf("with the right name: debug lines %q, %d bodies in dep; want one line, none", said, bodies)
 	}
 }
@@ -272,10 +253,28 @@ func TestStripFallback(t *testing.T) {
 // body, and that another strips the standard library's packages that do not import context.
 func TestLoadWhole(t *testing.T) {
 	dir := t.TempDir()
-	for name, text := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"go.mod":   "module example.com/w\n\ngo 1.22\n",
 		"app/a.go": "package app\n\nimport \"strings\"\n\nfunc Up(s string) string { return strings.ToUpper(s) }\n",
-	} {
+	})
+	for _, whole := range []bool{false, true} {
+		cfg := &config{patterns: []string{"./app"}, whole: whole}
+		var said []string
+		pkgs, err := load(dir, cfg, true, func(format string, args ...any) { said = append(said, fmt.Sprintf(format, args...)) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		stringsBodies := bodiesOf(pkgs, "strings")
+		if stripped := len(said) > 0 && strings.Contains(said[0], "without function bodies"); stripped == whole || (stringsBodies == 0) != !whole {
+			t.Errorf("whole=%v: debug lines %q, %d bodies in package strings", whole, said, stringsBodies)
+		}
+	}
+}
+
+// writeFiles writes files (name relative to dir -> content) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
 		path := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 			t.Fatal(err)
@@ -284,28 +283,23 @@ func TestLoadWhole(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, whole := range []bool{false, true} {
-		cfg := &config{patterns: []string{"./app"}, whole: whole}
-		var said []string
-		pkgs, err := load(dir, cfg, true, func(format string, args ...any) { said = append(said, fmt.Sprintf(format, args...)) })
-		if err != nil {
-			t.Fatal(err)
+}
+
+// bodiesOf counts the function declarations with a body in the package path among pkgs and
+// their dependencies.
+func bodiesOf(pkgs []*packages.Package, path string) int {
+	n := 0
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p.PkgPath != path {
+			return
 		}
-		var stringsBodies int
-		packages.Visit(pkgs, nil, func(p *packages.Package) {
-			if p.PkgPath != "strings" {
-				return
-			}
-			for _, f := range p.Syntax {
-				for _, d := range f.Decls {
-					if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-						stringsBodies++
-					}
+		for _, f := range p.Syntax {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+					n++
 				}
 			}
-		})
-		if stripped := len(said) > 0 && strings.Contains(said[0], "without function bodies"); stripped == whole || (stringsBodies == 0) != !whole {
-			t.Errorf("whole=%v: debug lines %q, %d bodies in package strings", whole, said, stringsBodies)
 		}
-	}
+	})
+	return n
 }

@@ -162,6 +162,14 @@ func (p *listedPackage) path(name string) string {
 	return filepath.Join(p.Dir, name)
 }
 
+// immutable reports whether p is code the user does not own and the go command never changes
+// in place: the standard library's, or a versioned module's in the module cache (not vendored:
+// a vendor directory is the user's to edit; not replaced by a directory).
+func (p *listedPackage) immutable() bool {
+	m := p.Module
+	return p.Standard || m != nil && m.Version != "" && m.Replace == nil && strings.Contains(filepath.ToSlash(p.Dir), "/pkg/mod/")
+}
+
 // listedModule is what go list says of a package's module.
 type listedModule struct {
 	Path, Version, Dir, GoMod, GoVersion string

@@ -227,6 +227,10 @@ func ImportsContext(pkg *types.Package) bool {
 	return Imports(pkg, ContextPath) || Imports(pkg, xnetContext)
 }
 
+// IsContextPath reports whether path is the import path of package context (or of
+// golang.org/x/net/context): what a package that ImportsContext lists among its imports.
+func IsContextPath(path string) bool { return samePath(path, ContextPath) }
+
 // FieldVar returns field i of the struct t is, or points to, or nil.
 func FieldVar(t types.Type, i int) *types.Var {
 	if p, ok := t.Underlying().(*types.Pointer); ok {

@@ -32,6 +32,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
+
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 // The vet-mode flags.
@@ -121,11 +123,10 @@ func skipDependency(args []string) (bool, error) {
 	// A package that imports context may declare functions that only read values from their
 	// ctx, or never refer to it: the in-process driver knows them from their syntax (ctxssa's
 	// library facts), and so must this route, or the two report different findings.
-	if _, ok := cfg.ImportMap["context"]; ok {
-		return false, nil
-	}
-	if _, ok := cfg.ImportMap["golang.org/x/net/context"]; ok {
-		return false, nil
+	for path := range cfg.ImportMap {
+		if typesutil.IsContextPath(path) {
+			return false, nil
+		}
 	}
 	// A versioned module is known by its files only in the module cache: one a replace
 	// directive points at a directory is analysed, for the fact that says it is a dependency.
