@@ -162,6 +162,9 @@ type checker struct {
 	targets  *callees.Resolver         // interface calls' implementations, made on first use
 	static   []staticCall              // the static calls of the owned functions, for apiCallers
 	bounding map[string][]types.Type   // receiver types of methods with a boundsCalls fact, by name
+	// sealedFns are the functions whose roots an interface without a ctx decides, made on
+	// first use (sealed.go).
+	sealedFns map[*ssa.Function]bool
 }
 
 // staticCall is a call of a declared function by an owned function.
@@ -439,6 +442,9 @@ func (c *checker) report(rep *report.Reporter) {
 		for _, o := range c.unbounded(s, ctx) {
 			if o.Kind != ctxorigin.Root {
 				continue
+			}
+			if c.isSealed(s, o.Call) {
+				break // the decision of an interface whose method takes no ctx
 			}
 			if api, ok := c.isNoCtxAPI(s.fn); ok && o.Call != nil && c.isConvenienceCall(s, o.Call) {
 				if apis[api] == nil && ctxorigin.HasTwin(s.instr) {

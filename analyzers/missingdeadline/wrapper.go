@@ -67,7 +67,7 @@ func (c *checker) apiCallers(rep *report.Reporter, apis map[*types.Func]*noCtxAP
 	}
 	for _, cl := range c.static {
 		f := lookup(cl.callee)
-		if _, isAPI := c.isNoCtxAPI(cl.fn); f == nil || isAPI {
+		if _, isAPI := c.isNoCtxAPI(cl.fn); f == nil || isAPI || c.sealed()[declOf(cl.fn)] {
 			continue
 		}
 		pos, end := c.res.CallRange(cl.instr)
