@@ -82,13 +82,15 @@
 //     the receiver may hold comes from a generated constructor (pb.NewCatalogClient(conn)):
 //     which implementation the interface holds is wired out of sight. A call of such a method
 //     by its concrete type is no RPC either;
-//   - a root made in a method that implements an interface method taking no ctx, with no ctx
-//     in sight (no parameter or receiver that is a context.Context, has a Context() method or
-//     holds a context.Context field) — an interactive shell's commands behind
-//     Do(args, env, w) error, a versioned plugin API, io.Reader's Read — or in an unexported
-//     helper of the package that only such methods call directly: the interface decides that no
-//     caller's deadline reaches them, and its fix, a method that takes a ctx, is a change of API
-//     one finding per implementation would repeat;
+//   - a root made in a method that implements a method taking no ctx of one of the package's
+//     own interfaces (an interactive shell's commands behind Do(args, env, w) error), with no
+//     ctx in sight (no parameter or receiver that is, or holds within two fields, a
+//     context.Context, a value with a Context() method or a receive-only chan struct{}), when
+//     the package calls that method through the interface only from code that no ctx reaches
+//     (the shell's loop, called from main; not a handler), or in an unexported helper only such
+//     methods call: the interface decides that no caller's deadline reaches them, and its fix, a
+//     method that takes a ctx, is a change of API one finding per implementation would repeat.
+//     Implementations of other packages' interfaces (io.Reader, a plugin API) are reported;
 //   - test code (calls in _test.go files, in functions run by a test — taking a *testing.T, B, F,
 //     testing.TB or testify's *assert.CollectT, methods of a struct embedding testify's
 //     suite.Suite, or nested in one — and in packages whose non-test files import testing),

@@ -443,14 +443,14 @@ func (c *checker) report(rep *report.Reporter) {
 			if o.Kind != ctxorigin.Root {
 				continue
 			}
-			if c.isSealed(s, o.Call) {
-				break // the decision of an interface whose method takes no ctx
-			}
 			if api, ok := c.isNoCtxAPI(s.fn); ok && o.Call != nil && c.isConvenienceCall(s, o.Call) {
 				if apis[api] == nil && ctxorigin.HasTwin(s.instr) {
 					apis[api] = &noCtxAPI{Path: path, Root: rootName(o)}
 				}
 				break // the library's decision: its callers', when they can call the twin instead
+			}
+			if c.isSealed(s, o.Call) {
+				continue // the decision of an interface whose method takes no ctx; another root may not be
 			}
 			found = append(found, finding{s, o, path})
 			break

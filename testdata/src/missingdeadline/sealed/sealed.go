@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"example.com/gen/catalogpb"
+	"missingdeadline/sealed/lifetime"
 )
 
 // command is one verb of the shell; Do takes no ctx.
@@ -18,9 +19,11 @@ type command interface {
 	Do(args []string, env *Env, w io.Writer) error
 }
 
-// Env is what every command is given.
+// Env is what every command is given. The pool's lifetime ctx is unexported in its package:
+// no ctx in sight.
 type Env struct {
 	Client catalogpb.CatalogClient
+	Pool   *lifetime.Pool
 }
 
 // run is the shell's loop: it has no ctx to give a command.
@@ -134,8 +137,8 @@ func (halfCmd) Do(args []string, env *Env, w io.Writer) error {
 	return err
 }
 
-// remoteReader implements io.Reader, whose Read takes no ctx; the package never calls Read
-// through an interface, its callers are out of sight: reported.
+// remoteReader implements io.Reader, whose Read takes no ctx: an interface of another
+// package, whose calls are out of sight: reported.
 type remoteReader struct {
 	client catalogpb.CatalogClient
 }

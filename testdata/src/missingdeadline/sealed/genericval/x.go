@@ -1,0 +1,50 @@
+package genericval
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"example.com/gen/catalogpb"
+)
+
+type command interface {
+	Name() string
+	Do(args []string, env *Env, w io.Writer) error
+}
+
+type Env struct {
+	Client catalogpb.CatalogClient
+}
+
+func run(cmds []command, env *Env, line []string) error {
+	for _, c := range cmds {
+		if c.Name() == line[0] {
+			return c.Do(line[1:], env, os.Stdout)
+		}
+	}
+	return nil
+}
+
+func req() *catalogpb.GetItemRequest { return &catalogpb.GetItemRequest{} }
+
+var (
+	_ = run
+	_ = context.Background
+	_ io.Writer
+)
+
+// a generic helper used as a value (instantiated): callers out of sight.
+func lookup[T any](env *Env, v T) error {
+	_, err := env.Client.GetItem(context.Background(), req()) // want `has no deadline`
+	return err
+}
+
+type getCmd struct{}
+
+func (getCmd) Name() string                                  { return "get" }
+func (getCmd) Do(args []string, env *Env, w io.Writer) error { return lookup(env, 1) }
+
+var _ command = getCmd{}
+
+var Hook = lookup[int]

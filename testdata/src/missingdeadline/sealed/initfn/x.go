@@ -1,0 +1,52 @@
+package initfn
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"example.com/gen/catalogpb"
+)
+
+type command interface {
+	Name() string
+	Do(args []string, env *Env, w io.Writer) error
+}
+
+type Env struct {
+	Client catalogpb.CatalogClient
+}
+
+func run(cmds []command, env *Env, line []string) error {
+	for _, c := range cmds {
+		if c.Name() == line[0] {
+			return c.Do(line[1:], env, os.Stdout)
+		}
+	}
+	return nil
+}
+
+func req() *catalogpb.GetItemRequest { return &catalogpb.GetItemRequest{} }
+
+var (
+	_ = run
+	_ = context.Background
+	_ io.Writer
+)
+
+var global = &Env{}
+
+func lookup(env *Env) error {
+	_, err := env.Client.GetItem(context.Background(), req()) // want `has no deadline`
+	return err
+}
+
+type getCmd struct{}
+
+func (getCmd) Name() string                                  { return "get" }
+func (getCmd) Do(args []string, env *Env, w io.Writer) error { return lookup(env) }
+
+var _ command = getCmd{}
+
+// init is no command, and it calls lookup.
+func init() { _ = lookup(global) }

@@ -1,0 +1,52 @@
+package methodvalue
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"example.com/gen/catalogpb"
+)
+
+type command interface {
+	Name() string
+	Do(args []string, env *Env, w io.Writer) error
+}
+
+type Env struct {
+	Client catalogpb.CatalogClient
+}
+
+func run(cmds []command, env *Env, line []string) error {
+	for _, c := range cmds {
+		if c.Name() == line[0] {
+			return c.Do(line[1:], env, os.Stdout)
+		}
+	}
+	return nil
+}
+
+func req() *catalogpb.GetItemRequest { return &catalogpb.GetItemRequest{} }
+
+var (
+	_ = run
+	_ = context.Background
+	_ io.Writer
+)
+
+type getCmd struct{}
+
+func (getCmd) Name() string { return "get" }
+
+func (getCmd) Do(args []string, env *Env, w io.Writer) error {
+	_, err := env.Client.GetItem(context.Background(), req()) // want `has no deadline`
+	return err
+}
+
+var _ command = getCmd{}
+
+// Exec has a ctx, and reaches Do through a method value: no invoke of Do in sight.
+func Exec(ctx context.Context, c command, env *Env) error {
+	do := c.Do
+	return do(nil, env, os.Stdout)
+}
