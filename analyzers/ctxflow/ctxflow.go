@@ -41,6 +41,11 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for _, s := range ctxorigin.Sinks(fn) {
+			if res.DialsOnly(s.Func) {
+				// A dial helper keeping its connection (a cache of connections to other nodes):
+				// the connection outlives the request, and a ctx that outlives it is right there.
+				continue
+			}
 			if o, ok := longLived(info.Origins.Of(s.Ctx)); ok {
 				pos, end := res.CallRange(s.Instr)
 				spelled, _ := reqctx.Expr(pass, sc, pos)

@@ -27,5 +27,7 @@
 // handler itself (a per-request state holding ctx) are followed to what was stored in
 // them. context.Background() and context.TODO() are ctxbackground's findings, and
 // context.WithoutCancel is the detach rule's; a ctx whose origin cannot be told is never
-// reported.
+// reported, nor one given to a dial helper that uses its ctx only to dial a connection it
+// keeps (grpc.DialContext, or a function of the module that only dials with it and returns or
+// stores the connection: a cache of connections to other nodes), which outlives the request.
 package ctxflow

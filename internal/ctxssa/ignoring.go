@@ -36,8 +36,8 @@ const (
 	// error after the work — or compared itself: no values are read, no work is done.
 	inspects
 	// dials: the ctx is referred to only to dial (ctxorigin.IsDial), keeping the connection, to
-	// read values from it or to ask it whether it is done: a dial helper, whose connection
-	// outlives the request that asked.
+	// read values from it, to ask it whether it is done, or to derive a ctx used only so (a
+	// dial timeout): a dial helper, whose connection outlives the request that asked.
 	dials
 	nUses
 )
@@ -287,6 +287,11 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 		return ig.staticCallNoWork(call, callee)
 	}
 	if ig.mode == dials {
+		if typesutil.ReturnsContext(common.Signature()) {
+			// A bound for the dial (context.WithTimeout(ctx, dialTimeout)): what is done with
+			// the derived ctx is what counts.
+			return ig.derivedNoWork(call, depth)
+		}
 		return ctxorigin.IsReader(callee) || (ctxorigin.IsDial(callee) || ig.staticCallNoWork(call, callee)) && keepsConn(call)
 	}
 	if ig.mode == measures && (ctxorigin.IsMeasurement(callee) || ctxorigin.IsLevelQuery(callee)) || ig.mode != measures && ctxorigin.IsReader(callee) {
