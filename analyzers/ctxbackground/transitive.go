@@ -2,7 +2,6 @@ package ctxbackground
 
 import (
 	"fmt"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -50,7 +49,14 @@ func (u RootUse) String() string {
 		s = u.Via + ": " + s
 	}
 	for _, n := range u.Needs {
-		s += fmt.Sprintf(" if param %d is %t", n.Param, n.Value)
+		switch {
+		case n.Const == "":
+			s += fmt.Sprintf(" if param %d is %t", n.Param, n.Value)
+		case n.Value:
+			s += fmt.Sprintf(" if param %d is %s", n.Param, n.Const)
+		default:
+			s += fmt.Sprintf(" if param %d is not %s", n.Param, n.Const)
+		}
 	}
 	return s
 }
@@ -152,7 +158,7 @@ func (dr *drop) reachedBy(args []ssa.Value, caller *ssa.Function) *drop {
 		for _, n := range r.Needs {
 			if n.Param < len(args) {
 				if p, ok := args[n.Param].(*ssa.Parameter); ok && p.Parent() == caller {
-					needs = append(needs, Need{Param: slices.Index(caller.Params, p), Value: n.Value})
+					needs = append(needs, Need{Param: slices.Index(caller.Params, p), Value: n.Value, Const: n.Const})
 				}
 			}
 		}
@@ -171,14 +177,11 @@ func isWrapper(fn *ssa.Function) bool {
 	return strings.Contains(fn.Synthetic, "wrapper") || strings.HasPrefix(fn.Synthetic, "thunk")
 }
 
-// contradicted reports whether a constant argument gives one of the needed parameters the
-// other value.
+// contradicted reports whether a constant argument gives one of the needed parameters another
+// value than the one needed.
 func contradicted(needs []Need, args []ssa.Value) bool {
 	for _, n := range needs {
-		if n.Param >= len(args) {
-			continue
-		}
-		if c, ok := args[n.Param].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value) != n.Value {
+		if n.Param < len(args) && n.Contradicts(args[n.Param]) {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package ctxorigin
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -688,16 +689,21 @@ func sameBase(x, y ssa.Value) bool {
 	return ok1 && ok2 && lx.Op == token.MUL && ly.Op == token.MUL && lx.X == ly.X
 }
 
-// A ParamValue is a value a bool parameter of a function must have: Param indexes its SSA
-// parameters, the receiver of a method first.
+// A ParamValue is a value a parameter of a function must have: Param indexes its SSA
+// parameters, the receiver of a method first. For a bool parameter Const is empty and Value is
+// the value; for one compared with a constant (if purpose != intervalUpdate { return }), Const
+// is the constant (its exact spelling, constant.Value.ExactString) and Value says whether the
+// parameter must equal it (true) or differ from it (false).
 type ParamValue struct {
 	Param int
 	Value bool
+	Const string
 }
 
-// ParamValuesAt returns the values of fn's bool parameters under which instr, in fn's own body
-// (not a literal's), runs: for each branch on a parameter (if p { … }, if !p { return }) whose
-// one successor alone leads to it.
+// ParamValuesAt returns the values of fn's parameters under which instr, in fn's own body (not
+// a literal's), runs: for each branch on a bool parameter (if p { … }, if !p { return }), or on
+// a comparison of a parameter with a constant (if kind != full { return }), whose one successor
+// alone leads to it.
 func ParamValuesAt(fn *ssa.Function, instr ssa.Instruction) []ParamValue {
 	b := instr.Block()
 	if b == nil || instr.Parent() != fn {
@@ -710,16 +716,65 @@ func ParamValuesAt(fn *ssa.Function, instr ssa.Instruction) []ParamValue {
 			continue
 		}
 		k, negated := boolParam(fn, cond.Cond)
+		c := ""
+		if k < 0 {
+			k, c, negated = comparedParam(fn, cond.Cond)
+		}
 		if k < 0 {
 			continue
 		}
 		for succ := range 2 {
 			if OnlyVia(d, succ, b) {
-				out = append(out, ParamValue{Param: k, Value: (succ == 0) != negated})
+				out = append(out, ParamValue{Param: k, Value: (succ == 0) != negated, Const: c})
 			}
 		}
 	}
 	return out
+}
+
+// comparedParam returns, for a condition comparing a parameter of fn with an integer or string
+// constant (p == c, c != p), the parameter's index, the constant's exact spelling, and whether
+// the condition is true when they differ (!=); -1 when it is no such comparison.
+func comparedParam(fn *ssa.Function, v ssa.Value) (k int, c string, negated bool) {
+	op, ok := v.(*ssa.BinOp)
+	if !ok || op.Op != token.EQL && op.Op != token.NEQ {
+		return -1, "", false
+	}
+	x, y := op.X, op.Y
+	if _, ok := x.(*ssa.Const); ok {
+		x, y = y, x
+	}
+	p, ok := x.(*ssa.Parameter)
+	cv, isConst := y.(*ssa.Const)
+	if !ok || !isConst || !spelledConst(cv) {
+		return -1, "", false
+	}
+	if k = slices.Index(fn.Params, p); k < 0 {
+		return -1, "", false
+	}
+	return k, cv.Value.ExactString(), op.Op == token.NEQ
+}
+
+// spelledConst reports whether c is an integer or string constant: one an argument can be told
+// equal to or different from by its spelling.
+func spelledConst(c *ssa.Const) bool {
+	return c.Value != nil && (c.Value.Kind() == constant.Int || c.Value.Kind() == constant.String)
+}
+
+// Contradicts reports whether the constant argument arg gives the parameter need is about
+// another value than the one it needs.
+func (need ParamValue) Contradicts(arg ssa.Value) bool {
+	c, ok := arg.(*ssa.Const)
+	if !ok || c.Value == nil {
+		return false
+	}
+	if need.Const == "" {
+		return c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value) != need.Value
+	}
+	if !spelledConst(c) {
+		return false
+	}
+	return (c.Value.ExactString() == need.Const) != need.Value
 }
 
 // boolParam returns the index of the bool parameter of fn the condition is, or its negation;

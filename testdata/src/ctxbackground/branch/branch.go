@@ -32,3 +32,27 @@ func (l *Loader) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	_ = l.idx.GetOrInit(ctx, req.GetId()) // want `index\.Index\.GetOrInit, called in handler Loader\.GetItem, works with context\.Background\(\)`
 	return &catalogpb.Item{Id: req.GetId()}, nil
 }
+
+// Ticker advances on overflow only, and touches cached entries: neither reaches the save.
+type Ticker struct {
+	catalogpb.UnimplementedCatalogServer
+	idx *index.Index
+}
+
+func (t *Ticker) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	t.idx.Advance(ctx, index.Overflow) // silent: the save needs Periodic
+	t.idx.Touch(ctx, "cached")         // silent
+	t.idx.Touch(ctx, req.GetId())      // want `index\.Index\.Touch, called in handler Ticker\.GetItem, works with context\.Background\(\)`
+	return &catalogpb.Item{Id: req.GetId()}, nil
+}
+
+// Saver advances periodically: the save is reached.
+type Saver struct {
+	catalogpb.UnimplementedCatalogServer
+	idx *index.Index
+}
+
+func (s *Saver) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	s.idx.Advance(ctx, index.Periodic) // want `index\.Index\.Advance, called in handler Saver\.GetItem, works with context\.Background\(\)`
+	return &catalogpb.Item{Id: req.GetId()}, nil
+}

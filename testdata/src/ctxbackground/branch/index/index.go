@@ -51,3 +51,37 @@ func (i *Index) load(name string) *Shard { // want load:"drops ctx: context.Back
 	i.shards[name] = s
 	return s
 }
+
+// Purpose says why a window is advanced: only a periodic advance saves it.
+type Purpose int
+
+const (
+	Periodic Purpose = iota
+	Overflow
+)
+
+// Advance saves the window, with a root, only for a periodic advance.
+func (i *Index) Advance(ctx context.Context, purpose Purpose) { // want Advance:"drops ctx: .* if param 2 is 0"
+	if purpose != Periodic {
+		return
+	}
+	i.save()
+}
+
+// Touch saves unless told the entry is "cached": the test the other way round, on a string.
+func (i *Index) Touch(ctx context.Context, mode string) { // want Touch:"drops ctx: .* if param 2 is not \"cached\""
+	if mode == "cached" {
+		return
+	}
+	i.mark()
+}
+
+// mark records a touch with a root: no ctx to pass.
+func (i *Index) mark() { // want mark:"drops ctx: context.Background"
+	_ = exec.CommandContext(context.Background(), "mark-entry").Run()
+}
+
+// save writes the window with a root: no ctx to pass.
+func (i *Index) save() { // want save:"drops ctx: context.Background"
+	_ = exec.CommandContext(context.Background(), "save-window").Run()
+}
