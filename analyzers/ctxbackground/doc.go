@@ -47,8 +47,9 @@
 // gRPC client adapter and types of _test.go files are no candidates; a generated mock, testify
 // or gomock, still counts as one that passes its ctx on), and a root handed to an interface
 // call whose every production implementation ignores its ctx loses nothing. A root reached only
-// on a branch of a bool parameter (if !ensureInit { return nil } … load) is not reached by a
-// call passing the other constant.
+// on a branch of a bool parameter (if !ensureInit { return nil } … load), or of a parameter
+// compared with an integer or string constant (if purpose != intervalUpdate { return } … save),
+// is not reached by a call passing another constant.
 //
 // A transitive report claims the handler's deadline is lost in work done for it. The chain
 // therefore stops at work that is not: a goroutine a callee starts (its lifetime is its own), a
