@@ -2,6 +2,7 @@ package ctxssa
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -244,8 +245,9 @@ func btoi(b bool) int {
 // noWork reports whether the ctx value v is used only in ways that do no work with it:
 // compared, read from (ctxorigin.IsReader: logging, metadata, span lookups, metrics), derived
 // into a ctx that itself does no work (a span started and its ctx dropped), or passed to a
-// function of the package, or of another with the fact, that ignores its ctx. Any other use
-// (stored, returned, captured, sent, converted, handed to a library) may be work.
+// function of the package, or of another with the fact, that ignores its ctx, or captured by a
+// function literal that uses it only so. Any other use (stored, returned, sent, converted,
+// handed to a library) may be work.
 func (ig *ignoring) noWork(v ssa.Value, depth int) bool {
 	if depth > 8 {
 		return false
@@ -259,6 +261,68 @@ func (ig *ignoring) noWork(v ssa.Value, depth int) bool {
 		case *ssa.DebugRef, *ssa.BinOp:
 		case *ssa.Call:
 			if !ig.callNoWork(ref, v, depth) {
+				return false
+			}
+		case *ssa.MakeClosure:
+			// Captured by a function literal: what the literal does with it is what counts,
+			// whenever, and by whomever, the literal is run.
+			if !ig.capturedNoWork(ref, v, depth) {
+				return false
+			}
+		case *ssa.Store:
+			// Spilled to the cell a function literal captures it by (a parameter a literal
+			// refers to): what is done with the cell's loads is what counts.
+			if cell, ok := ref.Addr.(*ssa.Alloc); !ok || ref.Val != v || !ig.cellNoWork(cell, depth) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// capturedNoWork reports whether the function literal mc makes does no work with v, a ctx it
+// captures: each of its free variables bound to v is used only so.
+func (ig *ignoring) capturedNoWork(mc *ssa.MakeClosure, v ssa.Value, depth int) bool {
+	return ig.boundNoWork(mc, v, func(fv *ssa.FreeVar) bool { return ig.noWork(fv, depth+1) })
+}
+
+// boundNoWork reports whether each free variable of the literal mc makes that is bound to v
+// satisfies ok.
+func (ig *ignoring) boundNoWork(mc *ssa.MakeClosure, v ssa.Value, ok func(*ssa.FreeVar) bool) bool {
+	fn, isFn := mc.Fn.(*ssa.Function)
+	if !isFn || fn.Blocks == nil || len(fn.FreeVars) != len(mc.Bindings) {
+		return false
+	}
+	for i, b := range mc.Bindings {
+		if b == v && !ok(fn.FreeVars[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// cellNoWork reports whether the ctx held in cell, a local's heap cell (an Alloc, or the free
+// variable a literal captures it by), is used only in ways that do no work: the cell is written,
+// and what is loaded from it does no work, here or in the literals that capture it.
+func (ig *ignoring) cellNoWork(cell ssa.Value, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	for _, ref := range *cell.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			if ref.Addr != cell {
+				return false // the cell's address itself stored away
+			}
+		case *ssa.UnOp:
+			if ref.Op != token.MUL || !ig.noWork(ref, depth+1) {
+				return false
+			}
+		case *ssa.MakeClosure:
+			if !ig.boundNoWork(ref, cell, func(fv *ssa.FreeVar) bool { return ig.cellNoWork(fv, depth+1) }) {
 				return false
 			}
 		default:

@@ -31,5 +31,8 @@ func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream catalogpb.Cat
 	if _, err := tenant.LimitOf(ids[0]); err != nil { // want `tenant\.LimitOf, called in handler Server\.ListItems, works with context\.TODO\(\); pass stream\.Context\(\) down`
 		return err
 	}
-	return nil
+	if _, err := tenant.Rename(ids[0], "x"); err != nil { // the root only carries the tenant: silent
+		return err
+	}
+	return tenant.Purge(s.db, ids[0]) // want `tenant\.Purge, called in handler Server\.ListItems, works with context\.Background\(\); pass stream\.Context\(\) down`
 }

@@ -8,6 +8,8 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+
+	"ctxbackground/nowork/txn"
 )
 
 type key struct{}
@@ -85,4 +87,41 @@ func UseDB(db *sql.DB) { quotas = Stored{DB: db} }
 // LimitOf looks a tenant's quota up with a root context of its own: the database one is work.
 func LimitOf(tenant string) (int, error) { // want LimitOf:"drops ctx"
 	return quotas.Limit(context.TODO(), tenant)
+}
+
+// Label names the tenant a ctx carries, for logs.
+func Label(ctx context.Context) string {
+	if ctx == nil {
+		return "<unknown>"
+	}
+	id, _ := ctx.Value(key{}).(string)
+	return id
+}
+
+var store txn.Store = txn.Mem{}
+
+// Rename labels its log lines with a root context that only carries the tenant: no work is done
+// with it.
+func Rename(tenant, name string) (string, error) {
+	return rename(Inject(context.Background(), tenant), name)
+}
+
+// rename reads its ctx's tenant, also inside the transaction's closure: it does no work with
+// its ctx.
+func rename(ctx context.Context, name string) (string, error) {
+	var out string
+	err := store.RunInTxn(func() error {
+		out = Label(ctx) + "/" + name
+		return nil
+	})
+	return out + " " + Label(ctx), err
+}
+
+// Purge captures its root in a closure that queries the database with it: that is work.
+func Purge(db *sql.DB, tenant string) error { // want Purge:"drops ctx"
+	ctx := Inject(context.Background(), tenant)
+	return store.RunInTxn(func() error {
+		_, err := db.ExecContext(ctx, "DELETE FROM items WHERE tenant = $1", Label(ctx))
+		return err
+	})
 }
