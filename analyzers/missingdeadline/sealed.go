@@ -98,7 +98,7 @@ func (c *checker) ctxlessInvokes(g *calls, m *types.Func) bool {
 	recv := m.Signature().Recv().Type()
 	n := 0
 	for _, inv := range g.invokes[m.Name()] {
-		if implementing(recv, inv.iface) && !scope.RunByTest(declOf(inv.fn)) {
+		if typesutil.Implementing(recv, inv.iface) != nil && !scope.RunByTest(declOf(inv.fn)) {
 			if !c.reachedWithoutCtx(g, inv.fn) {
 				return false
 			}
@@ -175,22 +175,11 @@ func interfacesOf(p *types.Package) []*types.Interface {
 func implementsNoCtx(m *types.Func, ifaces []*types.Interface) bool {
 	recv := m.Signature().Recv().Type()
 	for _, iface := range ifaces {
-		if im := methodNamed(iface, m.Name()); im != nil && !ctxInSight(im.Signature(), m.Pkg()) && implementing(recv, iface) {
+		if im := methodNamed(iface, m.Name()); im != nil && !ctxInSight(im.Signature(), m.Pkg()) && typesutil.Implementing(recv, iface) != nil {
 			return true
 		}
 	}
 	return false
-}
-
-// implementing reports whether t, or a pointer to it, implements iface.
-func implementing(t types.Type, iface *types.Interface) bool {
-	if types.Implements(t, iface) {
-		return true
-	}
-	if _, ptr := types.Unalias(t).(*types.Pointer); ptr {
-		return false
-	}
-	return types.Implements(types.NewPointer(t), iface)
 }
 
 // maybeImplements reports whether the method m may be called through one of ifaces: one of

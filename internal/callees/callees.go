@@ -407,7 +407,7 @@ func (r *Resolver) implementers(iface *types.Interface) []types.Type {
 	}
 	var out []types.Type
 	for _, tn := range r.types.candidates(r.pkg.Pkg, r.pkg.Prog.Fset, r.owned, iface) {
-		if t := implementing(tn.Type(), iface); t != nil {
+		if t := typesutil.Implementing(tn.Type(), iface); t != nil {
 			out = append(out, t)
 		}
 	}
@@ -422,23 +422,13 @@ func inTestFile(fset *token.FileSet, tn *types.TypeName) bool {
 	return strings.HasSuffix(fset.Position(tn.Pos()).Filename, "_test.go")
 }
 
-// implementing returns t, or *t when only the pointer does, if it implements iface; or nil.
-func implementing(t types.Type, iface *types.Interface) types.Type {
-	for _, c := range []types.Type{t, types.NewPointer(t)} {
-		if types.Implements(c, iface) {
-			return c
-		}
-	}
-	return nil
-}
-
 // ImplementersIn returns the concrete types declared at package level in p (T, or *T when
 // only the pointer does) that implement iface: a library's own implementations of its
 // interface, as its package sees them.
 func ImplementersIn(p *types.Package, iface *types.Interface) []types.Type {
 	var out []types.Type
 	for _, tn := range indexOf(p).all {
-		if t := implementing(tn.Type(), iface); t != nil {
+		if t := typesutil.Implementing(tn.Type(), iface); t != nil {
 			out = append(out, t)
 		}
 	}

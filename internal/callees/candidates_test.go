@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"slices"
 	"testing"
+
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 // The index by method names keeps every type that implements an interface, through its
@@ -53,7 +55,7 @@ type Empty interface{}
 		var out []string
 		it := pkg.Scope().Lookup(iface).Type().Underlying().(*types.Interface)
 		for _, tn := range new(Types).candidates(pkg, fset, owned, it) {
-			if implementing(tn.Type(), it) != nil {
+			if typesutil.Implementing(tn.Type(), it) != nil {
 				out = append(out, tn.Name())
 			}
 		}

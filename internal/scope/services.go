@@ -64,7 +64,7 @@ func handlerMethods(pkg *types.Package, ifaces []*types.Interface) map[*types.Fu
 			continue
 		}
 		for _, iface := range ifaces {
-			t := implementing(tn.Type(), iface)
+			t := typesutil.Implementing(tn.Type(), iface)
 			if t == nil {
 				continue
 			}
@@ -78,17 +78,6 @@ func handlerMethods(pkg *types.Package, ifaces []*types.Interface) map[*types.Fu
 		}
 	}
 	return out
-}
-
-// implementing returns t or *t, whichever implements iface, or nil.
-func implementing(t types.Type, iface *types.Interface) types.Type {
-	if types.Implements(t, iface) {
-		return t
-	}
-	if p := types.NewPointer(t); types.Implements(p, iface) {
-		return p
-	}
-	return nil
 }
 
 // registeredInterface returns the service interface registered by a function of signature sig,

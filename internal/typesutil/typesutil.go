@@ -275,3 +275,16 @@ func Named(t types.Type) *types.Named {
 	n, _ := types.Unalias(t).(*types.Named)
 	return n
 }
+
+// Implementing returns t, or *t when only the pointer does, if it implements iface; or nil.
+func Implementing(t types.Type, iface *types.Interface) types.Type {
+	if types.Implements(t, iface) {
+		return t
+	}
+	if _, ptr := types.Unalias(t).(*types.Pointer); !ptr {
+		if p := types.NewPointer(t); types.Implements(p, iface) {
+			return p
+		}
+	}
+	return nil
+}
