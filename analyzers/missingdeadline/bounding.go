@@ -1,7 +1,9 @@
 package missingdeadline
 
 import (
+	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -78,7 +80,7 @@ func (c *checker) boundsCalls(fn *ssa.Function) bool {
 				}
 				set := c.info.Origins.Of(rpc.ctx)
 				for _, o := range set {
-					if !o.Deadline {
+					if !o.Deadline && !c.boundedCallback(o) {
 						return false
 					}
 				}
@@ -93,6 +95,167 @@ func (c *checker) boundsCalls(fn *ssa.Function) bool {
 		return true
 	}
 	return visit(fn) && made
+}
+
+// boundedCallback reports whether o, a ctx parameter of a function literal, is given a
+// deadline by the one function the literal is handed to: a client's generic helper that
+// derives a deadline and runs the callback with it (invoke(ctx, c, func(ctx context.Context,
+// cc pb.CatalogClient) (*R, error) { return cc.GetItem(ctx, in) })). The literal must be used
+// only as an argument of static calls of functions of the package, and each of those must
+// call the function it is given, directly or from a literal that captures it, only with a
+// ctx that has a deadline and hand it nowhere else.
+func (c *checker) boundedCallback(o ctxorigin.Origin) bool {
+	if o.Kind != ctxorigin.Param || o.Param == nil {
+		return false
+	}
+	lit := o.Param.Parent()
+	if lit == nil || lit.Parent() == nil {
+		return false
+	}
+	at := slices.Index(lit.Params, o.Param)
+	if at < 0 {
+		return false
+	}
+	var v ssa.Value = lit
+	if len(lit.FreeVars) > 0 {
+		mc := closureOf(lit)
+		if mc == nil {
+			return false
+		}
+		v = mc
+	}
+	refs := *v.Referrers()
+	if len(refs) == 0 {
+		return false
+	}
+	for _, r := range refs {
+		call, ok := r.(*ssa.Call)
+		if !ok || call.Common().Value == v || !c.handsOn(call.Common(), v, at, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// originOf returns the generic function fn instantiates, or fn.
+func originOf(fn *ssa.Function) *ssa.Function {
+	if o := fn.Origin(); o != nil {
+		return o
+	}
+	return fn
+}
+
+// closureOf returns the one MakeClosure of lit in its parent, or nil.
+func closureOf(lit *ssa.Function) *ssa.MakeClosure {
+	var found *ssa.MakeClosure
+	for _, b := range lit.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == lit {
+				if found != nil {
+					return nil
+				}
+				found = mc
+			}
+		}
+	}
+	return found
+}
+
+// cellRuns reports whether the cell ptr (an Alloc, or a literal's free variable bound to one)
+// holds only f, stored once, and whatever loads it runs it only with a deadline.
+func (c *checker) cellRuns(ptr, f ssa.Value, at, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	for _, r := range *ptr.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != ptr || r.Val != f {
+				return false
+			}
+		case *ssa.UnOp:
+			if r.Op != token.MUL || !c.runsWithDeadline(r, at, depth+1) {
+				return false
+			}
+		case *ssa.MakeClosure:
+			k := slices.Index(r.Bindings, ptr)
+			inner, ok := r.Fn.(*ssa.Function)
+			if k < 0 || !ok || !c.cellRuns(inner.FreeVars[k], f, at, depth+1) {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// handsOn reports whether the call common passes the function value f once to a function of
+// the package that runs it only with a deadline (a generic function's instance calls the
+// generic body with it).
+func (c *checker) handsOn(common *ssa.CallCommon, f ssa.Value, at, depth int) bool {
+	callee := common.StaticCallee()
+	if common.IsInvoke() || callee == nil || callee.Blocks == nil || declOf(originOf(callee)).Pkg != c.info.Pkg {
+		return false
+	}
+	i := slices.Index(common.Args, f)
+	if i < 0 || i >= len(callee.Params) || slices.Index(common.Args[i+1:], f) >= 0 {
+		return false
+	}
+	return c.runsWithDeadline(callee.Params[i], at, depth+1)
+}
+
+// runsWithDeadline reports whether the function value f is only called, with argument at
+// (a ctx) having a deadline on every path, directly or from literals that capture f.
+func (c *checker) runsWithDeadline(f ssa.Value, at, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	called := false
+	for _, r := range *f.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Call:
+			common := r.Common()
+			if common.Value != f {
+				if !c.handsOn(common, f, at, depth) {
+					return false
+				}
+				called = true
+				continue
+			}
+			if slices.Contains(common.Args, f) || at >= len(common.Args) {
+				return false
+			}
+			set := c.info.Origins.Of(common.Args[at])
+			if len(set) == 0 || !alwaysDeadline(set) {
+				return false
+			}
+			called = true
+		case *ssa.MakeClosure:
+			k := slices.Index(r.Bindings, f)
+			inner, ok := r.Fn.(*ssa.Function)
+			if k < 0 || !ok || slices.Index(r.Bindings[k+1:], f) >= 0 || !c.runsWithDeadline(inner.FreeVars[k], at, depth+1) {
+				return false
+			}
+			called = true
+		case *ssa.Store: // a parameter a literal captures is spilled to a cell
+			alloc, ok := r.Addr.(*ssa.Alloc)
+			if !ok || r.Val != f || !c.cellRuns(alloc, f, at, depth+1) {
+				return false
+			}
+			called = true
+		case *ssa.ChangeType: // an instance's parameter, seen as its generic type
+			if !c.runsWithDeadline(r, at, depth+1) {
+				return false
+			}
+			called = true
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return called
 }
 
 // mayBeBounded reports whether the interface call common (a generated client method) may reach

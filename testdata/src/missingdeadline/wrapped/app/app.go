@@ -51,9 +51,24 @@ func bounded(conn *grpc.ClientConn, id string) (*catalogpb.Item, error) {
 	return client.NewBounded(conn, time.Second).GetItem(context.Background(), &catalogpb.GetItemRequest{Id: id})
 }
 
+// retrying calls a client whose helper bounds every call it runs: no bare RPC either.
+func retrying(conn *grpc.ClientConn, id string) (*catalogpb.Item, error) {
+	return client.NewRetrying(conn, time.Second).GetItem(context.Background(), &catalogpb.GetItemRequest{Id: id})
+}
+
+// hedged calls a client whose helper bounds one attempt of two.
+func hedged(h client.Hedged, id string) (*catalogpb.Item, error) {
+	return h.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: id}) // want `RPC Hedged\.GetItem has no deadline`
+}
+
+// handing calls a client that keeps the literal its helper bounds.
+func handing(h *client.Handing, id string) (*catalogpb.Item, error) {
+	return h.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: id}) // want `RPC Handing\.GetItem has no deadline`
+}
+
 // Wire is the program's wiring.
 func Wire(conn *grpc.ClientConn) *Worker {
 	return NewWorker(client.New(conn, time.Second))
 }
 
-var _, _, _ = direct, counted, bounded
+var _, _, _, _, _, _ = direct, counted, bounded, retrying, hedged, handing

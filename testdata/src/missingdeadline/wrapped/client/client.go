@@ -94,3 +94,81 @@ func (s Sometimes) GetItem(ctx context.Context, in *catalogpb.GetItemRequest, op
 	}
 	return s.CatalogClient.GetItem(ctx, in, opts...)
 }
+
+// Retrying runs every call through invoke, a helper that derives the deadline before it runs
+// the call's literal: the deadline is in the helper, not in the literal.
+type Retrying struct {
+	cc      catalogpb.CatalogClient
+	timeout time.Duration
+}
+
+// NewRetrying returns a retrying client with its concrete type.
+func NewRetrying(cc grpc.ClientConnInterface, timeout time.Duration) *Retrying {
+	return &Retrying{cc: catalogpb.NewCatalogClient(cc), timeout: timeout}
+}
+
+func invoke[R any](ctx context.Context, r *Retrying, f func(context.Context, catalogpb.CatalogClient) (*R, error)) (*R, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	var res *R
+	attempt := func() error {
+		var err error
+		res, err = f(ctx, r.cc)
+		return err
+	}
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = attempt(); err == nil {
+			break
+		}
+	}
+	return res, err
+}
+
+func (r *Retrying) GetItem(ctx context.Context, in *catalogpb.GetItemRequest, opts ...grpc.CallOption) (*catalogpb.Item, error) { // want GetItem:"boundsCalls"
+	return invoke(ctx, r, func(ctx context.Context, cc catalogpb.CatalogClient) (*catalogpb.Item, error) {
+		return cc.GetItem(ctx, in, opts...)
+	})
+}
+
+// Hedged runs a call through hedge, which bounds the first attempt only: the second gets the
+// caller's ctx as it is.
+type Hedged struct {
+	cc catalogpb.CatalogClient
+}
+
+func hedge(ctx context.Context, cc catalogpb.CatalogClient, f func(context.Context, catalogpb.CatalogClient) (*catalogpb.Item, error)) (*catalogpb.Item, error) {
+	first, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if item, err := f(first, cc); err == nil {
+		return item, nil
+	}
+	return f(ctx, cc)
+}
+
+func (h Hedged) GetItem(ctx context.Context, in *catalogpb.GetItemRequest, opts ...grpc.CallOption) (*catalogpb.Item, error) {
+	return hedge(ctx, h.cc, func(ctx context.Context, cc catalogpb.CatalogClient) (*catalogpb.Item, error) {
+		return cc.GetItem(ctx, in, opts...)
+	})
+}
+
+// Handing hands its literal to a helper that gives it a deadline, and keeps it too: the kept
+// literal may run with any ctx.
+type Handing struct {
+	cc   catalogpb.CatalogClient
+	last func(context.Context, catalogpb.CatalogClient) (*catalogpb.Item, error)
+}
+
+func bounded(ctx context.Context, cc catalogpb.CatalogClient, f func(context.Context, catalogpb.CatalogClient) (*catalogpb.Item, error)) (*catalogpb.Item, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	return f(ctx, cc)
+}
+
+func (h *Handing) GetItem(ctx context.Context, in *catalogpb.GetItemRequest, opts ...grpc.CallOption) (*catalogpb.Item, error) {
+	call := func(ctx context.Context, cc catalogpb.CatalogClient) (*catalogpb.Item, error) {
+		return cc.GetItem(ctx, in, opts...)
+	}
+	h.last = call
+	return bounded(ctx, h.cc, call)
+}
