@@ -81,7 +81,15 @@
 //     wrapping every attempt in context.WithTimeout; known through a fact), unless every value
 //     the receiver may hold comes from a generated constructor (pb.NewCatalogClient(conn)):
 //     which implementation the interface holds is wired out of sight. A call of such a method
-//     by its concrete type is no RPC either;
+//     by its concrete type is no RPC either. The deadline may be given by a helper of the
+//     package the method hands each call to as a function literal, when the helper derives it
+//     before it runs the literal and hands the literal nowhere else (invoke(ctx, c, func(ctx
+//     context.Context, cc pb.CatalogClient) (*R, error) { return cc.GetItem(ctx, in) }));
+//   - a call of a concrete method of another package with connect-go's unary shape (Method(ctx,
+//     *connect.Request[Req]) (*connect.Response[Res], error)), other than connect's own Client:
+//     connect gives handlers and clients one shape, and its generated clients are reached
+//     through their interface, so the method is judged by its body (its needsDeadline fact): a
+//     handler run in the process, a fan-out over local shards, makes no RPC;
 //   - a root made in a method that implements a method taking no ctx of one of the package's
 //     own interfaces (an interactive shell's commands behind Do(args, env, w) error), with no
 //     ctx in sight (no parameter or receiver that is, or holds within two fields, a

@@ -257,7 +257,7 @@ func (c *checker) collect() {
 func (c *checker) site(fn *ssa.Function, call ssa.CallInstruction) *site {
 	common := call.Common()
 	obj := ctxorigin.Callee(common)
-	if obj != nil && !c.hasBody(common) {
+	if obj != nil && !c.hasBody(common) && !connectBody(common, obj) {
 		if rpc, ok := classify(common, obj, clientAPIs); ok {
 			if rpc.stream && !streams || !rpc.stream && (c.mayBeBounded(common) || c.importedBounds(obj)) {
 				return nil
@@ -324,6 +324,22 @@ func wraps(callee *ssa.Function, obj *types.Func) bool {
 // hasBody reports whether a static call goes to a function of the package whose body is
 // analysed, and that -missingdeadline.clientapis does not list: a hand-written method shaped
 // like a generated client's (a wrapper that may add its own deadline) is judged by its body.
+// connectBody reports whether the call of obj is judged by obj's body (its needsDeadline fact)
+// rather than by its shape: a static call of a concrete method of another package with
+// connect-go's unary shape, other than connect's own Client. connect-go gives a service's
+// handlers and its clients one method shape, and its generated clients are unexported types
+// reached through their interface: a concrete method of that shape is a handler run in the
+// process (a fan-out over local shards), or a hand-written wrapper whose body tells.
+func connectBody(common *ssa.CallCommon, obj *types.Func) bool {
+	sig := obj.Signature()
+	if common.IsInvoke() || sig.Recv() == nil || types.IsInterface(sig.Recv().Type()) || obj.Pkg() == nil || obj.Pkg().Path() == typesutil.ConnectPath {
+		return false
+	}
+	return sig.Params().Len() == 2 && sig.Results().Len() == 2 &&
+		typesutil.IsPointerToNamed(sig.Params().At(1).Type(), typesutil.ConnectPath, "Request") &&
+		typesutil.IsPointerToNamed(sig.Results().At(0).Type(), typesutil.ConnectPath, "Response")
+}
+
 func (c *checker) hasBody(common *ssa.CallCommon) bool {
 	callee := common.StaticCallee()
 	if common.IsInvoke() || callee == nil {
