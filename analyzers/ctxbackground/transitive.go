@@ -353,7 +353,7 @@ func (d *dropper) dropsIn(fn *ssa.Function) *drop {
 func (d *dropper) ownRoots(fn *ssa.Function, dr *drop) {
 	for _, f := range d.withLiterals(fn) {
 		for _, s := range ctxorigin.Sinks(f) {
-			if !onBehalf(s.Instr) || dynamic(s.Instr) || s.Func != nil && d.res.CallIgnoresCtx(s.Instr.Common()) || d.res.DialsOnly(s.Func) || d.startsOnly(s) {
+			if !onBehalf(s.Instr) || d.res.Dead(s.Instr.Pos()) || dynamic(s.Instr) || s.Func != nil && d.res.CallIgnoresCtx(s.Instr.Common()) || d.res.DialsOnly(s.Func) || d.startsOnly(s) {
 				continue // not work: a callee that does nothing with the ctx (a span, a log line) loses nothing, a dial's conn outlives the request, a goroutine it starts has a lifetime of its own
 			}
 			rpc := typesutil.IsUnaryRPC(s.Func)
@@ -413,7 +413,7 @@ func (d *dropper) viaCallees(fn *ssa.Function, dr *drop) {
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(ssa.CallInstruction)
-				if !ok || !onBehalf(call) {
+				if !ok || !onBehalf(call) || d.res.Dead(call.Pos()) {
 					continue
 				}
 				needs := ctxorigin.ParamValuesAt(fn, call)

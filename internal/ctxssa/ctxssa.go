@@ -163,6 +163,9 @@ type Result struct {
 	callsOnce sync.Once
 	calls     map[token.Pos]*ast.CallExpr
 
+	deadOnce sync.Once
+	dead     []span // blocks a constant condition keeps from running, in order (dead.go)
+
 	ignoring map[types.Object]bool // this package's functions that ignore the ctx they take
 	starts   map[*types.Func]bool  // this package's functions that use their ctx only in goroutines they start
 	ig       *ignoring             // the walker that tells them, shared with NoWork

@@ -35,10 +35,11 @@ func New(pass *analysis.Pass, res *ctxssa.Result, rule string) *Reporter {
 	}
 }
 
-// Report emits d unless it is in a generated file, was already reported at the same
-// position, or is suppressed by a //deadlinelint:ignore naming the rule and giving a reason.
+// Report emits d unless it is in a generated file or in a block a constant condition keeps
+// from running (if false { … }), was already reported at the same position, or is suppressed
+// by a //deadlinelint:ignore naming the rule and giving a reason.
 func (r *Reporter) Report(d analysis.Diagnostic) {
-	if r.seen[d.Pos] || r.res.Generated(d.Pos) {
+	if r.seen[d.Pos] || r.res.Generated(d.Pos) || r.res.Dead(d.Pos) {
 		return
 	}
 	r.seen[d.Pos] = true
