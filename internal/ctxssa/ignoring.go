@@ -51,8 +51,13 @@ type ignoring struct {
 	// strict: asking a ctx whether it is done counts as work — for a call made in a loop, whose
 	// answer may be what stops the loop.
 	strict bool
-	memo   [2 * nUses]map[*ssa.Function]bool
-	active map[*ssa.Function]bool
+	memo [2 * nUses]map[*ssa.Function]bool
+	// The functions being answered, by memo, with their depth on the stack of questions; low
+	// is the lowest depth whose answer, assumed yes, the current question used (a cycle), and
+	// pending the yes answers waiting for that assumption to be confirmed (ignoresParams).
+	active  map[activeKey]int
+	low     int
+	pending []activeKey
 	// targets resolves interface calls, made on first need. The walker's own: the walker runs
 	// in ctxssa's pass and then in one rule only (OnlyMeasures), never in two at once.
 	targets *callees.Resolver
@@ -61,7 +66,7 @@ type ignoring struct {
 // ignorer returns the package's one ignoring walker, made on first use.
 func (r *Result) ignorer() *ignoring {
 	if r.ig == nil {
-		r.ig = &ignoring{pass: r.pass, res: r, active: make(map[*ssa.Function]bool)}
+		r.ig = &ignoring{pass: r.pass, res: r, active: make(map[activeKey]int), low: noCycle}
 		for i := range r.ig.memo {
 			r.ig.memo[i] = make(map[*ssa.Function]bool)
 		}
@@ -210,18 +215,40 @@ func (r *Result) CallIgnoresCtx(common *ssa.CallCommon) bool {
 	return ig.in(anyNoWork, func() bool { return ig.invokeNoWork(common) })
 }
 
+// activeKey is a question being answered: fn, in one memo (mode and strictness).
+type activeKey struct {
+	fn   *ssa.Function
+	memo int
+}
+
+// noCycle is ignoring.low when no assumption was used.
+const noCycle = int(^uint(0) >> 1)
+
 // ignoresParams reports whether fn takes a ctx and none of its ctx parameters reaches work (in
-// the walker's mode: refers to it, only to carry values or to measure). A cycle of calls is
-// answered "no": it proves nothing.
+// the walker's mode: refers to it, only to carry values or to measure). A cycle of calls that
+// hand the ctx around and do nothing else with it does no work: a function met again while it
+// is being answered is assumed to do none, and a yes that used the assumption is kept only
+// once the function assumed about is answered yes too (a greatest fixpoint: one that does work
+// anywhere on the cycle makes every function on it a no). A logger's Error(ctx) that hands ctx
+// to a helper calling Error again through the Logger interface.
 func (ig *ignoring) ignoresParams(fn *ssa.Function) bool {
-	memo := ig.memo[2*int(ig.mode)+btoi(ig.strict)]
+	idx := 2*int(ig.mode) + btoi(ig.strict)
+	memo := ig.memo[idx]
 	if v, ok := memo[fn]; ok {
 		return v
 	}
-	if ig.active[fn] || fn.Blocks == nil {
+	if fn.Blocks == nil {
 		return false
 	}
-	ig.active[fn] = true
+	key := activeKey{fn, idx}
+	if at, ok := ig.active[key]; ok {
+		ig.low = min(ig.low, at)
+		return true
+	}
+	at := len(ig.active)
+	ig.active[key] = at
+	outer, pending := ig.low, len(ig.pending)
+	ig.low = noCycle
 	found, ok := false, true
 	for _, p := range fn.Params {
 		if typesutil.IsContext(p.Type()) {
@@ -229,9 +256,25 @@ func (ig *ignoring) ignoresParams(fn *ssa.Function) bool {
 			ok = ok && ig.noWork(p, 0)
 		}
 	}
-	delete(ig.active, fn)
+	delete(ig.active, key)
 	ok = found && ok && (ig.mode == anyNoWork || refersToCtx(fn))
-	memo[fn] = ok
+	switch {
+	case !ok || ig.low >= at:
+		// Settled: a no needs no assumption; a yes that assumed only about fn, or nothing,
+		// stands, and so do the yes answers that waited on fn.
+		if ok {
+			for _, k := range ig.pending[pending:] {
+				ig.memo[k.memo][k.fn] = true
+			}
+		}
+		ig.pending = ig.pending[:pending]
+		memo[fn] = ok
+		ig.low = outer
+	default:
+		// A yes that assumed about a question further out: it waits for that answer.
+		ig.pending = append(ig.pending, key)
+		ig.low = min(outer, ig.low)
+	}
 	return ok
 }
 
