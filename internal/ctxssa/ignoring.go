@@ -555,14 +555,26 @@ func (ig *ignoring) invokeNoWork(common *ssa.CallCommon) bool {
 
 // targetsNoWork reports whether every production target (generated mocks left out), of this
 // package by its body or of another by its fact, does no work with its ctx in the walker's
-// mode; none is not "every".
+// mode; none is not "every". Nor is a set whose every yes rests on the assumption a cycle makes
+// (ignoresParams): implementations that only pass the call on to the same interface (a
+// decorator over a store held in a field) say nothing of the one at the end of the chain, out of
+// sight; one target in sight that settles it (a logger that only writes) does.
 func (ig *ignoring) targetsNoWork(ts []callees.Target) bool {
-	return callees.EveryProduction(ts, func(t callees.Target) bool {
-		if t.Fn != nil {
-			return ig.ignoresParams(t.Fn)
+	settled := false
+	all := callees.EveryProduction(ts, func(t callees.Target) bool {
+		if t.Fn == nil {
+			ok := t.Obj != nil && t.Obj.Pkg() != ig.pass.Pkg && ig.importedNoWork(t.Obj)
+			settled = settled || ok
+			return ok
 		}
-		return t.Obj != nil && t.Obj.Pkg() != ig.pass.Pkg && ig.importedNoWork(t.Obj)
+		outer := ig.low
+		ig.low = noCycle
+		ok := ig.ignoresParams(t.Fn)
+		settled = settled || ok && ig.low == noCycle
+		ig.low = min(outer, ig.low)
+		return ok
 	})
+	return all && settled
 }
 
 // resolver returns the walker's resolver of calls, made on first use.

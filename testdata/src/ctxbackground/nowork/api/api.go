@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 
+	"ctxbackground/nowork/decorated"
 	"ctxbackground/nowork/logs"
 	"ctxbackground/nowork/render"
 	"ctxbackground/nowork/tenant"
@@ -19,6 +20,7 @@ type Server struct {
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
 	name := render.Hash([]string{req.GetId()})                 // render.Text does no work with the root: silent
 	_ = logs.New()                                             // the root is only handed around a cycle of loggers: silent
+	decorated.Prefetch(name)                                   // want `decorated\.Prefetch, called in handler Server\.GetItem, works with context\.Background\(\)`
 	logs.Report(name)                                          // want `logs\.Report, called in handler Server\.GetItem, works with context\.Background\(\)`
 	if err := render.Store(s.db, []string{name}); err != nil { // want `render\.Store, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 		return nil, err
