@@ -51,13 +51,14 @@ type ignoring struct {
 	// strict: asking a ctx whether it is done counts as work — for a call made in a loop, whose
 	// answer may be what stops the loop.
 	strict bool
-	memo [2 * nUses]map[*ssa.Function]bool
+	memo   [2 * nUses]map[*ssa.Function]bool
 	// The functions being answered, by memo, with their depth on the stack of questions; low
 	// is the lowest depth whose answer, assumed yes, the current question used (a cycle), and
 	// pending the yes answers waiting for that assumption to be confirmed (ignoresParams).
-	active  map[activeKey]int
-	low     int
-	pending []activeKey
+	active    map[activeKey]int
+	low       int
+	pending   []activeKey
+	tentative map[activeKey]int // the pending yes answers, with the depth they wait on
 	// targets resolves interface calls, made on first need. The walker's own: the walker runs
 	// in ctxssa's pass and then in one rule only (OnlyMeasures), never in two at once.
 	targets *callees.Resolver
@@ -66,7 +67,8 @@ type ignoring struct {
 // ignorer returns the package's one ignoring walker, made on first use.
 func (r *Result) ignorer() *ignoring {
 	if r.ig == nil {
-		r.ig = &ignoring{pass: r.pass, res: r, active: make(map[activeKey]int), low: noCycle}
+		r.ig = &ignoring{pass: r.pass, res: r, active: make(map[activeKey]int), low: noCycle,
+			tentative: make(map[activeKey]int)}
 		for i := range r.ig.memo {
 			r.ig.memo[i] = make(map[*ssa.Function]bool)
 		}
@@ -245,6 +247,11 @@ func (ig *ignoring) ignoresParams(fn *ssa.Function) bool {
 		ig.low = min(ig.low, at)
 		return true
 	}
+	if low, ok := ig.tentative[key]; ok {
+		// A yes already waiting on a question still being answered: the same, not again.
+		ig.low = min(ig.low, low)
+		return true
+	}
 	at := len(ig.active)
 	ig.active[key] = at
 	outer, pending := ig.low, len(ig.pending)
@@ -261,19 +268,26 @@ func (ig *ignoring) ignoresParams(fn *ssa.Function) bool {
 	switch {
 	case !ok || ig.low >= at:
 		// Settled: a no needs no assumption; a yes that assumed only about fn, or nothing,
-		// stands, and so do the yes answers that waited on fn.
-		if ok {
-			for _, k := range ig.pending[pending:] {
+		// stands, and so do the yes answers that waited on fn. After a no, those are dropped:
+		// they may have assumed fn's yes.
+		for _, k := range ig.pending[pending:] {
+			if ok {
 				ig.memo[k.memo][k.fn] = true
 			}
+			delete(ig.tentative, k)
 		}
 		ig.pending = ig.pending[:pending]
 		memo[fn] = ok
 		ig.low = outer
 	default:
-		// A yes that assumed about a question further out: it waits for that answer.
+		// A yes that assumed about a question further out: it waits for that answer, and so
+		// do the ones that waited on fn.
+		low := ig.low
 		ig.pending = append(ig.pending, key)
-		ig.low = min(outer, ig.low)
+		for _, k := range ig.pending[pending:] {
+			ig.tentative[k] = low
+		}
+		ig.low = min(outer, low)
 	}
 	return ok
 }
