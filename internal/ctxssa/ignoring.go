@@ -244,6 +244,11 @@ func (ig *ignoring) ignoresParams(fn *ssa.Function) bool {
 	}
 	key := activeKey{fn, idx}
 	if at, ok := ig.active[key]; ok {
+		if !ig.strict {
+			// A call back into fn is a loop: asking the ctx whether it is done may be what
+			// stops it (a recursive walk checking ctx.Err()) — work.
+			return ig.strictly(func() bool { return ig.ignoresParams(fn) })
+		}
 		ig.low = min(ig.low, at)
 		return true
 	}
