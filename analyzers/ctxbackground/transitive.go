@@ -198,8 +198,9 @@ type dropper struct {
 	files      *fileIndex
 	memo       map[*ssa.Function]*drop
 	active     map[*ssa.Function]bool
-	served     []*types.Interface // the services the package serves, asked on first need
-	servedSet  bool               // served has been asked (it is nil for most packages)
+	live       map[*ssa.Function]map[*ssa.BasicBlock]bool // ctxorigin.LiveBlocks, by function
+	served     []*types.Interface                         // the services the package serves, asked on first need
+	servedSet  bool                                       // served has been asked (it is nil for most packages)
 }
 
 // newDropper returns a dropper. suppressed reports whether a root created at a position is
@@ -212,7 +213,20 @@ func newDropper(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info, supp
 		files:   &fileIndex{fset: pass.Fset},
 		memo:    make(map[*ssa.Function]*drop),
 		active:  make(map[*ssa.Function]bool),
+		live:    make(map[*ssa.Function]map[*ssa.BasicBlock]bool),
 	}
+}
+
+// runs reports whether instr can run: its block is reached from its function's entry, a branch
+// on a constant (if false, a false const) taking only the way its value goes.
+func (d *dropper) runs(instr ssa.Instruction) bool {
+	fn := instr.Parent()
+	live, ok := d.live[fn]
+	if !ok {
+		live = ctxorigin.LiveBlocks(fn)
+		d.live[fn] = live
+	}
+	return live[instr.Block()]
 }
 
 // exportFacts exports a dropsCtx fact for every declared function of the package that drops
@@ -353,7 +367,7 @@ func (d *dropper) dropsIn(fn *ssa.Function) *drop {
 func (d *dropper) ownRoots(fn *ssa.Function, dr *drop) {
 	for _, f := range d.withLiterals(fn) {
 		for _, s := range ctxorigin.Sinks(f) {
-			if !onBehalf(s.Instr) || d.res.Dead(s.Instr.Pos()) || dynamic(s.Instr) || s.Func != nil && d.res.CallIgnoresCtx(s.Instr.Common()) || d.res.DialsOnly(s.Func) || d.startsOnly(s) {
+			if !onBehalf(s.Instr) || !d.runs(s.Instr) || dynamic(s.Instr) || s.Func != nil && d.res.CallIgnoresCtx(s.Instr.Common()) || d.res.DialsOnly(s.Func) || d.startsOnly(s) {
 				continue // not work: a callee that does nothing with the ctx (a span, a log line) loses nothing, a dial's conn outlives the request, a goroutine it starts has a lifetime of its own
 			}
 			rpc := typesutil.IsUnaryRPC(s.Func)
@@ -413,7 +427,7 @@ func (d *dropper) viaCallees(fn *ssa.Function, dr *drop) {
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(ssa.CallInstruction)
-				if !ok || !onBehalf(call) || d.res.Dead(call.Pos()) {
+				if !ok || !onBehalf(call) || !d.runs(call) {
 					continue
 				}
 				needs := ctxorigin.ParamValuesAt(fn, call)

@@ -30,6 +30,11 @@ func NeverMade(fn *ssa.Function) bool {
 	return true
 }
 
+// LiveBlocks returns the blocks of fn that a path from its entry reaches, a branch on a
+// constant condition taking only the way its value goes: code under `if false { … }` or a
+// false constant is not among them.
+func LiveBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool { return liveBlocks(fn) }
+
 // liveBlocks returns the blocks of fn that a path from its entry reaches, a branch on a
 // constant condition taking only the way its value goes.
 func liveBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
