@@ -9,7 +9,9 @@ import (
 
 // A block under a condition that is constant false never runs: `if false { … }`, a feature
 // turned off by a constant (`const enabled = false; if enabled { … }`), `if debug && x { … }`, or
-// the else of a constant true. Nothing in it loses a deadline, so no rule reports there.
+// the else of a constant true. Nothing in it loses a deadline, so no rule reports there. This is
+// the reporter's net, by position, for any rule's finding; where an SSA instruction is at hand
+// (the calls of a helper that ctxbackground follows) the answer is ctxorigin.LiveBlocks.
 
 // span is a half-open range of positions [pos, end).
 type span struct{ pos, end token.Pos }
