@@ -21,7 +21,9 @@
 // it looks at (a loop that can leave on that error stops when the client does). Not reported: a
 // channel returned by a call given the request's ctx (the producer closes it on cancellation:
 // sub := bus.Subscribe(ctx)), a channel made in the handler, a loop that ends on its own
-// (ranging over a slice or a map, counting), and code the analysis cannot follow. The finding
+// (ranging over a slice or a map, counting), a drain that only receives and drops what it
+// receives until the channel closes (for range s.updates {}, so that senders do not block: no
+// work for anyone), and code the analysis cannot follow. The finding
 // is at the loop's blocking receive, select or send.
 //
 // For example:

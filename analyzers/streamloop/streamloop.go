@@ -84,7 +84,7 @@ type checker struct {
 // check returns the finding for loop l, if it can run or wait forever after the request's ctx
 // is done.
 func (c *checker) check(l *loop) (analysis.Diagnostic, bool) {
-	if c.observes(l) || c.endsOnItsOwn(l) {
+	if c.observes(l) || c.endsOnItsOwn(l) || drains(l) {
 		return analysis.Diagnostic{}, false
 	}
 	at, what := c.blockingPoint(l)
@@ -146,6 +146,33 @@ func (c *checker) observes(l *loop) bool {
 		}
 	}
 	return false
+}
+
+// drains reports whether the loop does nothing but receive from one channel until it is closed
+// (for range ch {}): a drain, left behind so that the channel's senders do not block. What it
+// receives it drops; it does no work for the client or anyone else, and a cancellation it
+// noticed would stop nothing.
+func drains(l *loop) bool {
+	recvs := 0
+	for _, b := range l.blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.UnOp:
+				if instr.Op != token.ARROW || !instr.CommaOk {
+					return false
+				}
+				recvs++
+			case *ssa.Extract:
+				if instr.Index == 0 && used(instr) {
+					return false // the value received is kept or used
+				}
+			case *ssa.If, *ssa.Jump, *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+	}
+	return recvs == 1
 }
 
 // isDone reports whether ch is the Done() channel of a ctx.
