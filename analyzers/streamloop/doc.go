@@ -18,7 +18,9 @@
 //
 // and nothing in the loop observes cancellation: no receive or select case on a ctx's Done(),
 // no ctx.Err(), no Send, SendMsg, Recv or RecvMsg, or call given the request's ctx, whose error
-// it looks at (a loop that can leave on that error stops when the client does). Not reported: a
+// it looks at (a loop that can leave on that error stops when the client does), and no select
+// case on a channel the handler made that leaves the loop (a done channel the request's own
+// work, run in a goroutine, reports to: the loop ends with that work). Not reported: a
 // channel returned by a call given the request's ctx (the producer closes it on cancellation:
 // sub := bus.Subscribe(ctx)), a channel made in the handler, a loop that ends on its own
 // (ranging over a slice or a map, counting), a drain that only receives and drops what it
