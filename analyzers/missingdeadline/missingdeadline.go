@@ -459,6 +459,9 @@ func (c *checker) report(rep *report.Reporter) {
 			if o.Kind != ctxorigin.Root {
 				continue
 			}
+			if o.Call != nil && ctxorigin.NilGuarded(o.Call) {
+				continue // the fallback of a nil check replaces no ctx: the one given, when there is one, decides
+			}
 			if api, ok := c.isNoCtxAPI(s.fn); ok && o.Call != nil && c.isConvenienceCall(s, o.Call) {
 				if apis[api] == nil && ctxorigin.HasTwin(s.instr) {
 					apis[api] = &noCtxAPI{Path: path, Root: rootName(o)}

@@ -1,0 +1,55 @@
+// Package fallback is a file system over the catalog service whose open files keep the ctx of
+// the request that opened them, with context.Background() as the fallback for a file opened
+// with none. The fallback replaces no caller's ctx: which deadline the calls get is decided
+// where the file is opened. A root that is no fallback is reported.
+package fallback
+
+import (
+	"context"
+
+	"example.com/gen/catalogpb"
+)
+
+type File struct {
+	ctx    context.Context // the request that opened the file, nil outside one
+	client catalogpb.CatalogClient
+	id     string
+}
+
+// Open opens a file for the request ctx.
+func Open(ctx context.Context, client catalogpb.CatalogClient, id string) *File {
+	return &File{ctx: ctx, client: client, id: id}
+}
+
+// requestContext is the ctx of the request that opened the file, or a bare one for a file
+// opened outside a request.
+func (f *File) requestContext() context.Context {
+	if f.ctx != nil {
+		return f.ctx
+	}
+	return context.Background()
+}
+
+// Stat reads the item with the opener's ctx: silent.
+func (f *File) Stat() (*catalogpb.Item, error) {
+	return f.client.GetItem(f.requestContext(), &catalogpb.GetItemRequest{Id: f.id})
+}
+
+// Name does the same with the fallback written inline: silent.
+func (f *File) Name() (string, error) {
+	ctx := f.ctx
+	if ctx == nil {
+		ctx = context.TODO()
+	}
+	item, err := f.client.GetItem(ctx, &catalogpb.GetItemRequest{Id: f.id})
+	return item.GetName(), err
+}
+
+// bare is no fallback: every file gets a root.
+func (f *File) bare() context.Context { return context.Background() }
+
+// Size reads the item with a root whatever the opener gave.
+func (f *File) Size() (int, error) {
+	item, err := f.client.GetItem(f.bare(), &catalogpb.GetItemRequest{Id: f.id}) // want `RPC CatalogClient\.GetItem .*no deadline`
+	return len(item.GetName()), err
+}
