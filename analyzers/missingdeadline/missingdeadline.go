@@ -145,7 +145,9 @@ func isClientAPI(pass *analysis.Pass, fn *types.Func) bool {
 	if _, ok := typesutil.ClientShape(fn.Signature()); ok {
 		return true
 	}
-	return fn.Pkg() != pass.Pkg && pass.ImportObjectFact(fn, new(needsDeadline))
+	// A function of another package that passes its ctx to an RPC, or a convenience API that
+	// makes one with a root of its own: calling it is a client call.
+	return fn.Pkg() != pass.Pkg && (pass.ImportObjectFact(fn, new(needsDeadline)) || pass.ImportObjectFact(fn, new(noCtxAPI)))
 }
 
 // checker holds one package's analysis.
@@ -463,8 +465,8 @@ func (c *checker) report(rep *report.Reporter) {
 				continue // the fallback of a nil check replaces no ctx: the one given, when there is one, decides
 			}
 			if api, ok := c.isNoCtxAPI(s.fn); ok && o.Call != nil && c.isConvenienceCall(s, o.Call) {
-				if apis[api] == nil && ctxorigin.HasTwin(s.instr) {
-					apis[api] = &noCtxAPI{Path: path, Root: rootName(o)}
+				if ctxorigin.HasTwin(s.instr) {
+					addWay(apis, api, noCtxAPI{Path: path, Root: rootName(o), Needs: needsAt(s.fn, s.instr)})
 				}
 				break // the library's decision: its callers', when they can call the twin instead
 			}

@@ -3,6 +3,7 @@ package missingdeadline
 import (
 	"fmt"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -23,12 +24,69 @@ import (
 type noCtxAPI struct {
 	Path string // the calls from the function down to the RPC
 	Root string // the root context, "context.Background()"
+	// Needs are the values its parameters must have for the RPC to be made: a branch on a bool
+	// parameter (if apply { … }) or on one compared with a constant, on every way down to it.
+	// A caller passing another constant makes no RPC (a dry run).
+	Needs []ctxorigin.ParamValue
+}
+
+// needsAt returns the values fn's parameters must have for instr, in fn, to run; none for
+// an instruction of a function literal (ctxorigin.ParamValuesAt).
+func needsAt(fn *ssa.Function, instr ssa.Instruction) []ctxorigin.ParamValue {
+	if fn.Parent() != nil {
+		return nil
+	}
+	return ctxorigin.ParamValuesAt(fn, instr)
+}
+
+// contradicted reports whether the call gives one of the parameters needs are about a
+// constant other than the value needed: it never reaches the RPC.
+func contradicted(needs []ctxorigin.ParamValue, call ssa.CallInstruction) bool {
+	args := call.Common().Args
+	for _, n := range needs {
+		if n.Param < len(args) && n.Contradicts(args[n.Param]) {
+			return true
+		}
+	}
+	return false
+}
+
+// common returns the needs both a and b hold: what every one of two ways to the RPC needs.
+func common(a, b []ctxorigin.ParamValue) []ctxorigin.ParamValue {
+	var out []ctxorigin.ParamValue
+	for _, n := range a {
+		if slices.Contains(b, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// addWay records in apis a way from api down to an RPC, needing needs: the first way, or
+// the needs it shares with the ways already recorded. It reports whether the fact changed.
+func addWay(apis map[*types.Func]*noCtxAPI, api *types.Func, f noCtxAPI) bool {
+	old := apis[api]
+	if old == nil {
+		apis[api] = &f
+		return true
+	}
+	needs := common(old.Needs, f.Needs)
+	if len(needs) == len(old.Needs) {
+		return false
+	}
+	old.Needs = needs
+	return true
 }
 
 // AFact marks noCtxAPI as an analysis fact.
 func (*noCtxAPI) AFact() {}
 
-func (f *noCtxAPI) String() string { return fmt.Sprintf("noCtxAPI(%s: %s)", f.Root, f.Path) }
+func (f *noCtxAPI) String() string {
+	if len(f.Needs) == 0 {
+		return fmt.Sprintf("noCtxAPI(%s: %s)", f.Root, f.Path)
+	}
+	return fmt.Sprintf("noCtxAPI(%s: %s, when %v)", f.Root, f.Path, f.Needs)
+}
 
 // isNoCtxAPI reports whether fn, or the declared function a literal fn is nested in, is an
 // exported function or method of an exported type that takes no ctx (ctxorigin.NoCtxAPI).
@@ -54,8 +112,8 @@ func (c *checker) apiCallers(rep *report.Reporter, apis map[*types.Func]*noCtxAP
 		for _, cl := range c.static {
 			f := lookup(cl.callee)
 			outer, isAPI := c.isNoCtxAPI(cl.fn)
-			if f != nil && isAPI && apis[outer] == nil {
-				apis[outer] = &noCtxAPI{Path: prepend(report.FuncName(cl.callee), f.Path), Root: f.Root}
+			if f != nil && isAPI && !contradicted(f.Needs, cl.instr) &&
+				addWay(apis, outer, noCtxAPI{Path: prepend(report.FuncName(cl.callee), f.Path), Root: f.Root, Needs: needsAt(cl.fn, cl.instr)}) {
 				changed = true
 			}
 		}
@@ -67,8 +125,8 @@ func (c *checker) apiCallers(rep *report.Reporter, apis map[*types.Func]*noCtxAP
 	}
 	for _, cl := range c.static {
 		f := lookup(cl.callee)
-		if _, isAPI := c.isNoCtxAPI(cl.fn); f == nil || isAPI || c.sealed()[declOf(cl.fn)] {
-			continue
+		if _, isAPI := c.isNoCtxAPI(cl.fn); f == nil || isAPI || c.sealed()[declOf(cl.fn)] || contradicted(f.Needs, cl.instr) {
+			continue // a constant argument that keeps the API from its RPC (a dry run) makes none
 		}
 		pos, end := c.res.CallRange(cl.instr)
 		rpc, _ := split(f.Path)

@@ -1,6 +1,7 @@
 package ctxorigin
 
 import (
+	"fmt"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -759,6 +760,17 @@ func comparedParam(fn *ssa.Function, v ssa.Value) (k int, c string, negated bool
 // equal to or different from by its spelling.
 func spelledConst(c *ssa.Const) bool {
 	return c.Value != nil && (c.Value.Kind() == constant.Int || c.Value.Kind() == constant.String)
+}
+
+// String spells the need for facts and tests: "#2 = true", "#1 = 3", "#1 ≠ \"full\"".
+func (need ParamValue) String() string {
+	switch {
+	case need.Const == "":
+		return fmt.Sprintf("#%d = %t", need.Param, need.Value)
+	case need.Value:
+		return fmt.Sprintf("#%d = %s", need.Param, need.Const)
+	}
+	return fmt.Sprintf("#%d ≠ %s", need.Param, need.Const)
 }
 
 // Contradicts reports whether the constant argument arg gives the parameter need is about
