@@ -39,7 +39,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "build SSA, request scopes and ctx origins for deadlinelint's rules",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams), new(readsParams), new(startsCtx), new(dialsOnly)},
+	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams), new(readsParams), new(startsCtx), new(dialsOnly), new(unusedParams)},
 }
 
 // runsParams is the fact of a function or method that runs some of its func-typed
@@ -164,7 +164,8 @@ type Result struct {
 	calls     map[token.Pos]*ast.CallExpr
 
 	deadOnce sync.Once
-	dead     []span // blocks a constant condition keeps from running, in order (dead.go)
+	dead     []span                // blocks a constant condition keeps from running, in order (dead.go)
+	unused   map[*types.Func][]int // the package's functions' parameters they never refer to (unrun.go)
 
 	ignoring map[types.Object]bool // this package's functions that ignore the ctx they take
 	starts   map[*types.Func]bool  // this package's functions that use their ctx only in goroutines they start
@@ -237,9 +238,11 @@ func run(pass *analysis.Pass) (any, error) {
 		if typesutil.ImportsContext(pass.Pkg) {
 			exportReaders(pass)
 			exportStarts(pass)
+			exportUnused(pass)
 		}
 		return res, nil // rules ask no more of code the user does not own
 	}
+	res.unused = exportUnused(pass)
 	res.external = make(map[*types.Package]bool)
 	for _, f := range pass.AllPackageFacts() {
 		if _, ok := f.Fact.(*externalPkg); ok {
