@@ -76,7 +76,7 @@ func (c *checker) check(sc *scope.Scope, call ssa.CallInstruction) (analysis.Dia
 		return analysis.Diagnostic{}, false
 	}
 	adv := c.adviceFor(callee)
-	if adv == nil || ctxAddedLater(call, callee) || adv.inLoops && !c.inUncheckedLoop(call) {
+	if adv == nil || ctxAddedLater(call, callee) || adv.inLoops && !inUncheckedLoop(call) {
 		return analysis.Diagnostic{}, false
 	}
 	return c.diagnostic(sc, call, callee, adv), true

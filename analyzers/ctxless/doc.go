@@ -21,8 +21,7 @@
 //     a sleep only in a loop that can turn without checking a ctx (a poll, a retry backoff; or
 //     the body of a range-over-func loop): a single sleep, a rate limiter's penalty or a settle
 //     delay, is deliberate, and a loop whose every turn calls ctx.Err() or waits on ctx.Done()
-//     stops at its next turn, as does one whose every turn branches out of the loop on the
-//     error of a call given the request's ctx or stream (a poll returning its store's error);
+//     stops at its next turn;
 //   - any method M whose receiver also has MContext taking a ctx followed by M's parameters
 //     and returning M's results: drivers, clients and the module's own APIs alike — unless
 //     MContext only reads values from its ctx (slog's InfoContext; for an interface, every
