@@ -88,9 +88,16 @@ func (r *Result) unrunLiterals() []span {
 				return true
 			}
 			sig := callee.Signature()
-			for i, arg := range call.Args {
+			shift := 0 // a method expression, (*T).M(recv, …), passes the receiver first
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+				if s := r.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodExpr {
+					shift = 1
+				}
+			}
+			for j, arg := range call.Args {
+				i := j - shift
 				lit, isLit := ast.Unparen(arg).(*ast.FuncLit)
-				if !isLit || sig.Variadic() && i >= sig.Params().Len()-1 {
+				if !isLit || i < 0 || sig.Variadic() && i >= sig.Params().Len()-1 {
 					continue
 				}
 				if r.paramUnused(callee.Origin(), i) {
