@@ -39,12 +39,17 @@ func needsAt(fn *ssa.Function, instr ssa.Instruction) []ctxorigin.ParamValue {
 	return ctxorigin.ParamValuesAt(fn, instr)
 }
 
-// contradicted reports whether the call gives one of the parameters needs are about a
-// constant other than the value needed: it never reaches the RPC.
-func contradicted(needs []ctxorigin.ParamValue, call ssa.CallInstruction) bool {
-	args := call.Common().Args
+// contradicted reports whether the call of callee gives one of the parameters needs are about
+// (indexed receiver first) a constant other than the value needed: it never reaches the RPC.
+// A call through a method value passes no receiver among its arguments.
+func contradicted(needs []ctxorigin.ParamValue, call ssa.CallInstruction, callee *types.Func) bool {
+	common := call.Common()
+	shift := 0
+	if callee.Signature().Recv() != nil && !receiverInArgs(common, callee) {
+		shift = 1
+	}
 	for _, n := range needs {
-		if n.Param < len(args) && n.Contradicts(args[n.Param]) {
+		if k := n.Param - shift; k >= 0 && k < len(common.Args) && n.Contradicts(common.Args[k]) {
 			return true
 		}
 	}
@@ -112,7 +117,7 @@ func (c *checker) apiCallers(rep *report.Reporter, apis map[*types.Func]*noCtxAP
 		for _, cl := range c.static {
 			f := lookup(cl.callee)
 			outer, isAPI := c.isNoCtxAPI(cl.fn)
-			if f != nil && isAPI && !contradicted(f.Needs, cl.instr) &&
+			if f != nil && isAPI && !contradicted(f.Needs, cl.instr, cl.callee) &&
 				addWay(apis, outer, noCtxAPI{Path: prepend(report.FuncName(cl.callee), f.Path), Root: f.Root, Needs: needsAt(cl.fn, cl.instr)}) {
 				changed = true
 			}
@@ -125,7 +130,7 @@ func (c *checker) apiCallers(rep *report.Reporter, apis map[*types.Func]*noCtxAP
 	}
 	for _, cl := range c.static {
 		f := lookup(cl.callee)
-		if _, isAPI := c.isNoCtxAPI(cl.fn); f == nil || isAPI || c.sealed()[declOf(cl.fn)] || contradicted(f.Needs, cl.instr) {
+		if _, isAPI := c.isNoCtxAPI(cl.fn); f == nil || isAPI || c.sealed()[declOf(cl.fn)] || contradicted(f.Needs, cl.instr, cl.callee) {
 			continue // a constant argument that keeps the API from its RPC (a dry run) makes none
 		}
 		pos, end := c.res.CallRange(cl.instr)

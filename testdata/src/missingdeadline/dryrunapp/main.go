@@ -27,4 +27,11 @@ func main() {
 	_ = dryrunlib.Move(c, "d", *apply)       // want `dryrunlib\.Move calls RPC`
 	_ = dryrunlib.Sync(c, "e")               // want `dryrunlib\.Sync calls RPC`
 	_ = dryrunlib.Touch(c, "f", false, true) // want `dryrunlib\.Touch calls RPC`
+
+	m := &dryrunlib.Mover{C: c}
+	_ = m.Set("h", false) // a dry run: silent
+	_ = m.Set("i", true)  // want `Mover\.Set calls RPC`
+	set := m.Set          // a method value: its calls pass no receiver
+	_ = set("j", false)   // a dry run: silent
+	_ = set("k", true)    // want `Mover\.Set calls RPC`
 }

@@ -35,3 +35,15 @@ func Touch(c catalogpb.CatalogClient, id string, apply, force bool) error { // w
 	}
 	return nil
 }
+
+// Mover moves shards with its own client.
+type Mover struct{ C catalogpb.CatalogClient }
+
+// Set moves when apply is set.
+func (m *Mover) Set(id string, apply bool) error { // want Set:`noCtxAPI\(context.Background\(\): CatalogClient.GetItem, when \[#2 = true\]\)`
+	if apply {
+		_, err := m.C.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: id})
+		return err
+	}
+	return nil
+}
