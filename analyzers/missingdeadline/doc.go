@@ -46,8 +46,9 @@
 //     not visible, or through a function whose body is not visible;
 //   - a ctx from context.WithoutCancel: the detach rule reports an unbounded one at the
 //     WithoutCancel call;
-//   - a root that is only the fallback of a nil check (if f.ctx != nil { return f.ctx };
-//     return context.Background()): it replaces no ctx; the one given, when there is one,
+//   - a root that is only the fallback of a nil check of a ctx that is given — a parameter,
+//     or a field the package sets to a ctx (if f.ctx != nil { return f.ctx }; return
+//     context.Background(), with &File{ctx: ctx} where a request opens a file): the one given
 //     decides;
 //   - streaming calls (NewStream, grpc.NewClientStream, server-, client- and bidi-streaming
 //     client methods): a total deadline is the wrong tool for a long-lived stream; use

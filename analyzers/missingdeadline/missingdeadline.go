@@ -3,6 +3,7 @@ package missingdeadline
 import (
 	_ "embed"
 	"fmt"
+	"go/token"
 	"go/types"
 	"sort"
 	"strings"
@@ -461,8 +462,8 @@ func (c *checker) report(rep *report.Reporter) {
 			if o.Kind != ctxorigin.Root {
 				continue
 			}
-			if o.Call != nil && ctxorigin.NilGuarded(o.Call) {
-				continue // the fallback of a nil check replaces no ctx: the one given, when there is one, decides
+			if o.Call != nil && c.givenOtherwise(ctxorigin.NilGuard(o.Call)) {
+				continue // the fallback of a nil check of a ctx that is given: the one given decides
 			}
 			if api, ok := c.isNoCtxAPI(s.fn); ok && o.Call != nil && c.isConvenienceCall(s, o.Call) {
 				if ctxorigin.HasTwin(s.instr) {
@@ -479,6 +480,47 @@ func (c *checker) report(rep *report.Reporter) {
 	}
 	c.reportOnce(rep, found)
 	c.apiCallers(rep, apis)
+}
+
+// givenOtherwise reports whether the ctx v, which a nil check replaces with a root when it is
+// nil, is given a ctx on some way: a parameter (its callers pass one), or a field the package
+// sets to a value other than nil (&file{ctx: ctx} when a request opens a file). A local that
+// is never set, or a field nothing in the package sets, holds no ctx: its fallback is the ctx,
+// and it has no deadline.
+func (c *checker) givenOtherwise(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return true
+	case *ssa.UnOp:
+		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
+			return c.fieldSet(fa)
+		}
+	}
+	return false
+}
+
+// fieldSet reports whether a function of the package stores a value other than nil to the
+// field fa addresses, on any value of its struct type.
+func (c *checker) fieldSet(fa *ssa.FieldAddr) bool {
+	st := fa.X.Type().Underlying().(*types.Pointer).Elem()
+	for _, fn := range c.info.Funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				store, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				sfa, ok := store.Addr.(*ssa.FieldAddr)
+				if !ok || sfa.Field != fa.Field || !types.Identical(sfa.X.Type().Underlying().(*types.Pointer).Elem(), st) {
+					continue
+				}
+				if k, isConst := store.Val.(*ssa.Const); !isConst || !k.IsNil() {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // A finding is a site that hands an RPC a ctx from a root with no deadline (o).

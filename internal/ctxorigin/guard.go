@@ -15,7 +15,12 @@ import (
 
 // NilGuarded reports whether call runs only when some ctx is nil: the fallback in
 // `if ctx == nil { ctx = context.Background() }`, which replaces no caller's ctx.
-func NilGuarded(call *ssa.Call) bool {
+func NilGuarded(call *ssa.Call) bool { return NilGuard(call) != nil }
+
+// NilGuard returns the ctx whose nil check call runs under — ctx in `if ctx == nil { ctx =
+// context.Background() }`, the loaded field in `if f.ctx != nil { return f.ctx }; return
+// context.Background()` — or nil when call runs under none.
+func NilGuard(call *ssa.Call) ssa.Value {
 	b := call.Block()
 	for d := b.Idom(); d != nil; d = d.Idom() {
 		cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
@@ -31,10 +36,13 @@ func NilGuarded(call *ssa.Call) bool {
 			nilSide = d.Succs[1]
 		}
 		if nilSide.Dominates(b) {
-			return true
+			if c, isConst := op.X.(*ssa.Const); isConst && c.IsNil() {
+				return op.Y
+			}
+			return op.X
 		}
 	}
-	return false
+	return nil
 }
 
 // comparesCtxWithNil reports whether op is `x == nil` or `x != nil` for a ctx x.
