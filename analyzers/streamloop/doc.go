@@ -19,13 +19,13 @@
 // and nothing in the loop observes cancellation: no receive or select case on a ctx's Done(),
 // no ctx.Err(), no Send, SendMsg, Recv or RecvMsg, or call given the request's ctx, whose error
 // it looks at (a loop that can leave on that error stops when the client does), and no select
-// case on a channel the handler made that leaves the loop (a done channel the request's own
-// work, run in a goroutine, reports to: the loop ends with that work). Not reported: a
+// case that leaves the loop on a channel the handler made and a goroutine it starts sends on or
+// closes (the request's own work reporting its end: the loop ends with it). Not reported: a
 // channel returned by a call given the request's ctx (the producer closes it on cancellation:
 // sub := bus.Subscribe(ctx)), a channel made in the handler, a loop that ends on its own
-// (ranging over a slice or a map, counting), a drain that only receives and drops what it
-// receives until the channel closes (for range s.updates {}, so that senders do not block: no
-// work for anyone), and code the analysis cannot follow. The finding
+// (ranging over a slice or a map, counting), a goroutine's drain that only receives and drops
+// what it receives until the channel closes (go func() { for range updates {} }(), so that
+// senders do not block: no work for anyone), and code the analysis cannot follow. The finding
 // is at the loop's blocking receive, select or send.
 //
 // For example:

@@ -132,7 +132,7 @@ func (c *checker) observes(l *loop) bool {
 					if st.Dir == types.RecvOnly && isDone(st.Chan) {
 						return true
 					}
-					if st.Dir == types.RecvOnly && madeHere(st.Chan) && leavesOn(instr, i, l) {
+					if st.Dir == types.RecvOnly && ownWork(st.Chan) && leavesOn(instr, i, l) {
 						return true // the handler's own work ending ends the loop
 					}
 				}
@@ -151,12 +151,16 @@ func (c *checker) observes(l *loop) bool {
 	return false
 }
 
-// madeHere reports whether the channel ch is made in its function: by make, or held in a local
-// variable (a literal's capture makes it a cell) every store to which is such a channel.
-func madeHere(ch ssa.Value) bool {
+// ownWork reports whether the channel ch is where the handler's own work reports its end: made
+// by make in the function (held in a local, maybe the cell a literal captures it by), and sent
+// on or closed by a function literal the function runs on a go statement (go func() { done <-
+// follow(ctx) }()). A channel made here that only others signal (one registered with the
+// server for its shutdown) says nothing of the request's work.
+func ownWork(ch ssa.Value) bool {
+	var made ssa.Value
 	switch v := ch.(type) {
 	case *ssa.MakeChan:
-		return true
+		made = v
 	case *ssa.UnOp:
 		cell, ok := v.X.(*ssa.Alloc)
 		if v.Op != token.MUL || !ok {
@@ -164,11 +168,57 @@ func madeHere(ch ssa.Value) bool {
 		}
 		stored := valueflow.LocalStores(cell)
 		for _, x := range stored {
-			if _, made := x.(*ssa.MakeChan); !made {
+			if _, isMake := x.(*ssa.MakeChan); !isMake {
 				return false
 			}
 		}
-		return len(stored) > 0
+		if len(stored) == 0 {
+			return false
+		}
+		made = cell
+	default:
+		return false
+	}
+	for _, ref := range *made.Referrers() {
+		mc, ok := ref.(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		fn, ok := mc.Fn.(*ssa.Function)
+		if !ok || !ctxorigin.Started(fn) || len(fn.FreeVars) != len(mc.Bindings) {
+			continue
+		}
+		for i, b := range mc.Bindings {
+			if b == made && reportsOn(fn.FreeVars[i]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reportsOn reports whether a literal sends on, or closes, the channel its free variable fv
+// holds, or holds the cell of.
+func reportsOn(fv *ssa.FreeVar) bool {
+	vals := []ssa.Value{fv}
+	for _, ref := range *fv.Referrers() {
+		if u, ok := ref.(*ssa.UnOp); ok && u.Op == token.MUL {
+			vals = append(vals, u)
+		}
+	}
+	for _, v := range vals {
+		for _, ref := range *v.Referrers() {
+			switch r := ref.(type) {
+			case *ssa.Send:
+				if r.Chan == v {
+					return true
+				}
+			case *ssa.Call:
+				if b, ok := r.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(r.Call.Args) == 1 && r.Call.Args[0] == v {
+					return true
+				}
+			}
+		}
 	}
 	return false
 }
@@ -223,11 +273,16 @@ func reaches(from, to *ssa.BasicBlock) bool {
 	return false
 }
 
-// drains reports whether the loop does nothing but receive from one channel until it is closed
-// (for range ch {}): a drain, left behind so that the channel's senders do not block. What it
-// receives it drops; it does no work for the client or anyone else, and a cancellation it
-// noticed would stop nothing.
+// drains reports whether the loop is a goroutine's drain: the body of a function literal a go
+// statement runs, doing nothing but receive from one channel until it is closed (go func() {
+// for range ch {} }()), left behind so that the channel's senders do not block. What it
+// receives it drops: it does no work for the client or anyone else, and a cancellation it
+// noticed would stop nothing (a channel never closed leaks the goroutine, which is not a lost
+// deadline). A drain in the handler's own body keeps the handler from returning: reported.
 func drains(l *loop) bool {
+	if fn := l.header.Parent(); fn.Parent() == nil || !ctxorigin.Started(fn) {
+		return false
+	}
 	recvs := 0
 	for _, b := range l.blocks {
 		for _, instr := range b.Instrs {

@@ -411,6 +411,14 @@ func usedBy(fn *ssa.Function, use func(v ssa.Value, ref ssa.Instruction) bool) b
 	return false
 }
 
+// Started reports whether the function literal fn is run by a go statement.
+func Started(fn *ssa.Function) bool {
+	return usedBy(fn, func(v ssa.Value, ref ssa.Instruction) bool {
+		g, ok := ref.(*ssa.Go)
+		return ok && g.Call.Value == v
+	})
+}
+
 // Deferred reports whether the function literal fn is called by a defer statement.
 func Deferred(fn *ssa.Function) bool {
 	return usedBy(fn, func(v ssa.Value, ref ssa.Instruction) bool {

@@ -50,3 +50,32 @@ func follow(ctx context.Context) error {
 	<-ctx.Done()
 	return ctx.Err()
 }
+
+// UploadItems drains the server's channel in its own body: it never returns after the client
+// has gone.
+func (s *Server) UploadItems(stream catalogpb.Catalog_UploadItemsServer) error {
+	for range s.events { // want `loop in streaming handler Server\.UploadItems waits on a channel that outlives the request`
+	}
+	return nil
+}
+
+// Quitter's streams wait on a channel they made, but only the server ever closes it (its
+// shutdown): nothing of the request's own work ends the loop.
+type Quitter struct {
+	catalogpb.UnimplementedCatalogServer
+	events   chan string
+	quitters []chan struct{}
+}
+
+func (q *Quitter) ListItems(req *catalogpb.ListItemsRequest, stream catalogpb.Catalog_ListItemsServer) error {
+	quit := make(chan struct{})
+	q.quitters = append(q.quitters, quit)
+	for {
+		select { // want `loop in streaming handler Quitter\.ListItems waits in a select on channels that outlive the request`
+		case <-quit:
+			return nil
+		case id := <-q.events:
+			stream.Send(&catalogpb.Item{Id: id})
+		}
+	}
+}
