@@ -650,22 +650,12 @@ func (r *Result) IgnoresCtx(fn *types.Func) bool {
 // exportIgnoring finds, from the syntax, the functions and methods of the package whose ctx
 // parameters are all unnamed, blank or never referred to, and exports a fact for each.
 func exportIgnoring(pass *analysis.Pass) map[types.Object]bool {
-	used := make(map[types.Object]bool)
-	for _, obj := range pass.TypesInfo.Uses {
-		used[obj] = true
-	}
+	used := usedObjects(pass)
 	out := make(map[types.Object]bool)
-	for _, f := range pass.Files {
-		for _, decl := range f.Decls {
-			fd, ok := decl.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			obj, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if obj != nil && ignoresCtxParams(obj, used) {
-				out[obj] = true
-				pass.ExportObjectFact(obj, new(ignoresCtx))
-			}
+	for _, d := range declsOf(pass) {
+		if ignoresCtxParams(d.obj, used) {
+			out[d.obj] = true
+			pass.ExportObjectFact(d.obj, new(ignoresCtx))
 		}
 	}
 	return out
@@ -675,6 +665,32 @@ func exportIgnoring(pass *analysis.Pass) map[types.Object]bool {
 type decl struct {
 	fd  *ast.FuncDecl
 	obj *types.Func
+}
+
+// declsOf returns the functions and methods the package's files declare with a body.
+func declsOf(pass *analysis.Pass) []decl {
+	var out []decl
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			if obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+				out = append(out, decl{fd, obj})
+			}
+		}
+	}
+	return out
+}
+
+// usedObjects returns the objects the package's files refer to.
+func usedObjects(pass *analysis.Pass) map[types.Object]bool {
+	used := make(map[types.Object]bool)
+	for _, obj := range pass.TypesInfo.Uses {
+		used[obj] = true
+	}
+	return used
 }
 
 // exportReaders exports, for a package the user does not own, an ignoresCtx fact (Reads) for
@@ -687,15 +703,9 @@ type decl struct {
 // dependency; SSA is built only for the user's code.
 func exportReaders(pass *analysis.Pass) {
 	var decls []decl
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			if obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok && typesutil.CtxParamIndex(obj.Signature()) >= 0 {
-				decls = append(decls, decl{fd, obj})
-			}
+	for _, d := range declsOf(pass) {
+		if typesutil.CtxParamIndex(d.obj.Signature()) >= 0 {
+			decls = append(decls, d)
 		}
 	}
 	readers := make(map[*types.Func]bool)

@@ -35,17 +35,10 @@ func (r *Result) StartsOnly(fn *types.Func) bool {
 // for every dependency.
 func exportStarts(pass *analysis.Pass) map[*types.Func]bool {
 	out := make(map[*types.Func]bool)
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if ok && typesutil.CtxParamIndex(obj.Signature()) >= 0 && onlyInGoroutines(pass.TypesInfo, fd) {
-				out[obj] = true
-				pass.ExportObjectFact(obj, new(startsCtx))
-			}
+	for _, d := range declsOf(pass) {
+		if typesutil.CtxParamIndex(d.obj.Signature()) >= 0 && onlyInGoroutines(pass.TypesInfo, d.fd) {
+			out[d.obj] = true
+			pass.ExportObjectFact(d.obj, new(startsCtx))
 		}
 	}
 	return out

@@ -30,32 +30,19 @@ func (f *unusedParams) String() string { return fmt.Sprintf("unused params %v", 
 // a body, that never refers to one of its parameters a function value can be given as, and
 // returns them.
 func exportUnused(pass *analysis.Pass) map[*types.Func][]int {
-	used := make(map[types.Object]bool)
-	for _, obj := range pass.TypesInfo.Uses {
-		used[obj] = true
-	}
+	used := usedObjects(pass)
 	out := make(map[*types.Func][]int)
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
+	for _, d := range declsOf(pass) {
+		params := d.obj.Signature().Params()
+		var unused []int
+		for i := 0; i < params.Len(); i++ {
+			if p := params.At(i); takesFunc(p.Type()) && !used[p] {
+				unused = append(unused, i)
 			}
-			obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if !ok {
-				continue
-			}
-			params := obj.Signature().Params()
-			var unused []int
-			for i := 0; i < params.Len(); i++ {
-				if p := params.At(i); takesFunc(p.Type()) && !used[p] {
-					unused = append(unused, i)
-				}
-			}
-			if len(unused) > 0 {
-				out[obj] = unused
-				pass.ExportObjectFact(obj, &unusedParams{Params: unused})
-			}
+		}
+		if len(unused) > 0 {
+			out[d.obj] = unused
+			pass.ExportObjectFact(d.obj, &unusedParams{Params: unused})
 		}
 	}
 	return out
