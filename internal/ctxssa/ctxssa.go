@@ -188,7 +188,9 @@ func (r *Result) MayHaveScopes() bool { return r.RPC || r.marked }
 
 // SSA builds (once) and returns the package's SSA view.
 func (r *Result) SSA() *Info {
-	r.once.Do(func() { r.info = buildSSA(r.pass, r.generated, r.returned, r.TestSupport, r.Owned, &r.types) })
+	r.once.Do(func() {
+		r.info = buildSSA(r.pass, r.generated, r.returned, r.TestSupport, r.Owned, &r.types, r.neverRun)
+	})
 	return r.info
 }
 
@@ -964,7 +966,9 @@ func isExternal(pass *analysis.Pass) bool {
 }
 
 // buildSSA creates the SSA package the way buildssa does, without its noreturn pass.
-func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types.Object]*ctxorigin.Returned, testSupport bool, owned func(types.Object) bool, ts *callees.Types) *Info {
+// A function literal made only by code that never runs (ctxorigin.NeverMade), or handed only to
+// functions that never refer to it (neverRun), is left out of the functions the rules check.
+func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types.Object]*ctxorigin.Returned, testSupport bool, owned func(types.Object) bool, ts *callees.Types, neverRun func(*ssa.Function) bool) *Info {
 	prog := ssa.NewProgram(pass.Fset, 0)
 	for _, p := range pass.Pkg.Imports() {
 		prog.CreatePackage(p, nil, nil, true)
@@ -977,7 +981,7 @@ func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types
 	add = func(fn *ssa.Function) {
 		funcs = append(funcs, fn)
 		for _, anon := range fn.AnonFuncs {
-			if !ctxorigin.NeverMade(anon) {
+			if !ctxorigin.NeverMade(anon) && !neverRun(anon) {
 				add(anon)
 			}
 		}
@@ -997,7 +1001,7 @@ func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types
 	// Function literals in package-level var initialisers live in the synthetic init.
 	if initFn := pkg.Func("init"); initFn != nil {
 		for _, anon := range initFn.AnonFuncs {
-			if !generated[pass.Fset.File(anon.Pos()).Name()] && !ctxorigin.NeverMade(anon) {
+			if !generated[pass.Fset.File(anon.Pos()).Name()] && !ctxorigin.NeverMade(anon) && !neverRun(anon) {
 				add(anon)
 			}
 		}

@@ -9,8 +9,7 @@ import (
 
 // A block under a condition that is constant false never runs: `if false { … }`, a feature
 // turned off by a constant (`const enabled = false; if enabled { … }`), `if debug && x { … }`, or
-// the else of a constant true. Nor does a function literal handed to a function that never
-// refers to it (unrun.go). Nothing in them loses a deadline, so no rule reports there. This is
+// the else of a constant true. Nothing in it loses a deadline, so no rule reports there. This is
 // the reporter's net, by position, for any rule's finding; where an SSA instruction is at hand
 // (the calls of a helper that ctxbackground follows) the answer is ctxorigin.LiveBlocks.
 
@@ -41,7 +40,6 @@ func (r *Result) findDead() {
 			return true
 		})
 	}
-	r.dead = append(r.dead, r.unrunLiterals()...)
 	sort.Slice(r.dead, func(i, j int) bool { return r.dead[i].pos < r.dead[j].pos })
 	out := r.dead[:0]
 	for _, s := range r.dead {

@@ -2,19 +2,21 @@ package ctxssa
 
 import (
 	"fmt"
-	"go/ast"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/types/typeutil"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 )
 
 // A function literal handed to a function that never refers to the parameter it is given as
 // never runs: a marker whose body a build tool rewrites (failpoint.Inject("name", func() { … })
-// is empty in production), a hook that is a no-op. Nothing in such a literal loses a deadline,
-// and its span is dead for every rule (Result.Dead). The parameter is known from the callee's
-// syntax: in this package, or in another by its unusedParams fact. A callee out of sight, or
-// one that refers to the parameter at all — to call, store or pass it on — may run it.
+// is empty in production), a hook that is a no-op. Nothing in such a literal loses a deadline:
+// buildSSA leaves it out of the functions the rules check (neverRun). The parameter is known from
+// the callee's syntax: in this package, or in another by its unusedParams fact. A callee out of
+// sight, or one that refers to the parameter at all — to call, store or pass it on — may run it.
 
 // unusedParams is the fact of a function with a body that never refers to some of its
 // parameters of function or interface type: their indexes among the declared parameters
@@ -60,41 +62,70 @@ func takesFunc(t types.Type) bool {
 	return false
 }
 
-// unrunLiterals returns the spans of the function literals of the package's files handed, as
-// a non-variadic argument, to a static call of a function that never refers to that parameter.
-func (r *Result) unrunLiterals() []span {
-	var out []span
-	for _, f := range r.pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			callee := typeutil.StaticCallee(r.pass.TypesInfo, call)
-			if callee == nil {
-				return true
-			}
-			sig := callee.Signature()
-			shift := 0 // a method expression, (*T).M(recv, …), passes the receiver first
-			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-				if s := r.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodExpr {
-					shift = 1
-				}
-			}
-			for j, arg := range call.Args {
-				i := j - shift
-				lit, isLit := ast.Unparen(arg).(*ast.FuncLit)
-				if !isLit || i < 0 || sig.Variadic() && i >= sig.Params().Len()-1 {
-					continue
-				}
-				if r.paramUnused(callee.Origin(), i) {
-					out = append(out, span{lit.Pos(), lit.End()})
-				}
-			}
-			return true
-		})
+// neverRun reports whether the function literal fn is only ever handed, as an argument, to
+// static calls of functions that never refer to the parameter it is given as (through a
+// conversion to an interface too): it never runs, so it is no function the rules check (as
+// ctxorigin.NeverMade, which buildSSA leaves out the same way).
+func (r *Result) neverRun(fn *ssa.Function) bool {
+	if fn.Referrers() == nil {
+		return false
 	}
-	return out
+	vals := []ssa.Value{fn}
+	for _, ref := range *fn.Referrers() {
+		if mc, ok := ref.(*ssa.MakeClosure); ok {
+			vals = append(vals, mc)
+		}
+	}
+	handed := false
+	for _, v := range vals {
+		for _, ref := range *v.Referrers() {
+			if _, made := ref.(*ssa.MakeClosure); made && v == fn {
+				continue // the closure, among vals
+			}
+			if !r.handedUnused(v, ref, 0) {
+				return false
+			}
+			handed = true
+		}
+	}
+	return handed
+}
+
+// handedUnused reports whether ref, a use of the function value v, only hands it to functions
+// that never refer to the parameter it is given as.
+func (r *Result) handedUnused(v ssa.Value, ref ssa.Instruction, depth int) bool {
+	switch ref := ref.(type) {
+	case *ssa.DebugRef:
+		return true
+	case *ssa.MakeInterface, *ssa.ChangeType:
+		refs := ref.(ssa.Value).Referrers()
+		if refs == nil || len(*refs) == 0 || depth > 2 {
+			return false
+		}
+		for _, rr := range *refs {
+			if !r.handedUnused(ref.(ssa.Value), rr, depth+1) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Call:
+		common := ref.Common()
+		callee := ctxorigin.Callee(common)
+		if common.IsInvoke() || common.Value == v || callee == nil {
+			return false
+		}
+		shift := 0 // a method called with its receiver among the arguments
+		if callee.Signature().Recv() != nil && len(common.Args) == callee.Signature().Params().Len()+1 {
+			shift = 1
+		}
+		for k, a := range common.Args {
+			if a == v && !r.paramUnused(callee.Origin(), k-shift) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // paramUnused reports whether fn never refers to its i-th declared parameter: by the package's
@@ -109,10 +140,5 @@ func (r *Result) paramUnused(fn *types.Func, i int) bool {
 			unused = f.Params
 		}
 	}
-	for _, k := range unused {
-		if k == i {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(unused, i)
 }
