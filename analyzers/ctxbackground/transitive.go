@@ -151,7 +151,7 @@ func addRoot(roots []root, r root) []root {
 func (dr *drop) reachedBy(args []ssa.Value, caller *ssa.Function) *drop {
 	out := new(drop)
 	for _, r := range dr.roots {
-		if contradicted(r.Needs, args) {
+		if ctxorigin.Contradicted(r.Needs, args) {
 			continue
 		}
 		var needs []Need
@@ -175,17 +175,6 @@ func (dr *drop) reachedBy(args []ssa.Value, caller *ssa.Function) *drop {
 // promoted method's wrapper), whose parameters are not those of the function it calls.
 func isWrapper(fn *ssa.Function) bool {
 	return strings.Contains(fn.Synthetic, "wrapper") || strings.HasPrefix(fn.Synthetic, "thunk")
-}
-
-// contradicted reports whether a constant argument gives one of the needed parameters another
-// value than the one needed.
-func contradicted(needs []Need, args []ssa.Value) bool {
-	for _, n := range needs {
-		if n.Param < len(args) && n.Contradicts(args[n.Param]) {
-			return true
-		}
-	}
-	return false
 }
 
 // dropper summarises the functions of one package and checks its request scopes' calls.

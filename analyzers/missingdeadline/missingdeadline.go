@@ -3,7 +3,6 @@ package missingdeadline
 import (
 	_ "embed"
 	"fmt"
-	"go/token"
 	"go/types"
 	"sort"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
 	"github.com/deadlinelint/deadlinelint/internal/scope"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
 
 const name = "missingdeadline"
@@ -483,44 +483,21 @@ func (c *checker) report(rep *report.Reporter) {
 }
 
 // givenOtherwise reports whether the ctx v, which a nil check replaces with a root when it is
-// nil, is given a ctx on some way: a parameter (its callers pass one), or a field the package
-// sets to a value other than nil (&file{ctx: ctx} when a request opens a file). A local that
-// is never set, or a field nothing in the package sets, holds no ctx: its fallback is the ctx,
-// and it has no deadline.
+// nil, is given a ctx on some way (valueflow): a parameter (its callers pass one), or a field
+// the package sets to a value other than nil (&file{ctx: ctx} when a request opens a file). A
+// local that is never set, or a field nothing in the package sets, holds no ctx: its fallback is
+// the ctx, and it has no deadline.
 func (c *checker) givenOtherwise(v ssa.Value) bool {
-	switch v := v.(type) {
-	case *ssa.Parameter:
-		return true
-	case *ssa.UnOp:
-		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
-			return c.fieldSet(fa)
-		}
-	}
-	return false
-}
-
-// fieldSet reports whether a function of the package stores a value other than nil to the
-// field fa addresses, on any value of its struct type.
-func (c *checker) fieldSet(fa *ssa.FieldAddr) bool {
-	st := fa.X.Type().Underlying().(*types.Pointer).Elem()
-	for _, fn := range c.info.Funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				store, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				sfa, ok := store.Addr.(*ssa.FieldAddr)
-				if !ok || sfa.Field != fa.Field || !types.Identical(sfa.X.Type().Underlying().(*types.Pointer).Elem(), st) {
-					continue
-				}
-				if k, isConst := store.Val.(*ssa.Const); !isConst || !k.IsNil() {
-					return true
-				}
+	given := false
+	if v != nil {
+		c.defaults.flow().Each(v, valueflow.Lenient, func(x ssa.Value) bool {
+			if k, isConst := x.(*ssa.Const); !isConst || !k.IsNil() {
+				given = true
 			}
-		}
+			return true
+		})
 	}
-	return false
+	return given
 }
 
 // A finding is a site that hands an RPC a ctx from a root with no deadline (o).

@@ -43,17 +43,11 @@ func needsAt(fn *ssa.Function, instr ssa.Instruction) []ctxorigin.ParamValue {
 // (indexed receiver first) a constant other than the value needed: it never reaches the RPC.
 // A call through a method value passes no receiver among its arguments.
 func contradicted(needs []ctxorigin.ParamValue, call ssa.CallInstruction, callee *types.Func) bool {
-	common := call.Common()
-	shift := 0
-	if callee.Signature().Recv() != nil && !receiverInArgs(common, callee) {
-		shift = 1
+	args := call.Common().Args
+	if callee.Signature().Recv() != nil && !receiverInArgs(call.Common(), callee) {
+		args = append([]ssa.Value{nil}, args...) // the receiver, bound: no constant
 	}
-	for _, n := range needs {
-		if k := n.Param - shift; k >= 0 && k < len(common.Args) && n.Contradicts(common.Args[k]) {
-			return true
-		}
-	}
-	return false
+	return ctxorigin.Contradicted(needs, args)
 }
 
 // common returns the needs both a and b hold: what every one of two ways to the RPC needs.

@@ -789,6 +789,18 @@ func (need ParamValue) String() string {
 	return fmt.Sprintf("#%d ≠ %s", need.Param, need.Const)
 }
 
+// Contradicted reports whether a constant among args, a call's arguments indexed as the
+// callee's SSA parameters (receiver first), gives one of the needed parameters another value
+// than the one needed: the call never reaches what needs them.
+func Contradicted(needs []ParamValue, args []ssa.Value) bool {
+	for _, n := range needs {
+		if n.Param < len(args) && n.Contradicts(args[n.Param]) {
+			return true
+		}
+	}
+	return false
+}
+
 // Contradicts reports whether the constant argument arg gives the parameter need is about
 // another value than the one it needs.
 func (need ParamValue) Contradicts(arg ssa.Value) bool {
