@@ -128,13 +128,18 @@ func (c *checker) observes(l *loop) bool {
 					return true
 				}
 			case *ssa.Select:
-				for i, st := range instr.States {
+				for _, st := range instr.States {
 					if st.Dir == types.RecvOnly && isDone(st.Chan) {
 						return true
 					}
-					if st.Dir == types.RecvOnly && ownWork(st.Chan) && leavesOn(instr, i, l) {
-						return true // the handler's own work ending ends the loop
-					}
+				}
+			case *ssa.If:
+				// A case of a select that leaves the loop on a channel the handler's own work
+				// reports its end to: the loop waits for that work and ends with it, as a wait
+				// on a channel made in the handler is trusted to end with the request.
+				if sel, k, succ := ctxorigin.SelectCase(b); sel != nil && !l.in[succ] &&
+					sel.States[k].Dir == types.RecvOnly && ownWork(sel.States[k].Chan) {
+					return true
 				}
 			case ssa.CallInstruction:
 				common := instr.Common()
@@ -217,56 +222,6 @@ func reportsOn(fv *ssa.FreeVar) bool {
 				if b, ok := r.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(r.Call.Args) == 1 && r.Call.Args[0] == v {
 					return true
 				}
-			}
-		}
-	}
-	return false
-}
-
-// leavesOn reports whether the case i of sel, a receive, always leaves the loop l: its body
-// cannot come back to the loop's header. Given a channel the handler made (a done channel its
-// own work reports to), the loop waits for that work at every turn it passes sel, and ends
-// with it — as a channel made in the handler is trusted to end with the request when the loop
-// waits on it, so is the loop's exit on it.
-func leavesOn(sel *ssa.Select, i int, l *loop) bool {
-	for _, ref := range *sel.Referrers() {
-		idx, ok := ref.(*ssa.Extract)
-		if !ok || idx.Index != 0 {
-			continue
-		}
-		for _, r := range *idx.Referrers() {
-			eq, ok := r.(*ssa.BinOp)
-			if !ok || eq.Op != token.EQL {
-				continue
-			}
-			k, ok := eq.Y.(*ssa.Const)
-			if !ok || k.Int64() != int64(i) {
-				continue
-			}
-			for _, rr := range *eq.Referrers() {
-				if iff, ok := rr.(*ssa.If); ok && !reaches(iff.Block().Succs[0], l.header) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// reaches reports whether block to can be reached from block from (from itself included).
-func reaches(from, to *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{from: true}
-	queue := []*ssa.BasicBlock{from}
-	for len(queue) > 0 {
-		x := queue[0]
-		queue = queue[1:]
-		if x == to {
-			return true
-		}
-		for _, s := range x.Succs {
-			if !seen[s] {
-				seen[s] = true
-				queue = append(queue, s)
 			}
 		}
 	}

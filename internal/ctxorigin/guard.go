@@ -342,25 +342,39 @@ func variadicHolds(slice, err ssa.Value) bool {
 // doneCaseOf returns, when block d ends by branching on a select's chosen case being a
 // receive from a ctx's Done channel, the successor that case takes.
 func doneCaseOf(d *ssa.BasicBlock) (bool, *ssa.BasicBlock) {
+	sel, k, succ := SelectCase(d)
+	if sel == nil {
+		return false, nil
+	}
+	st := sel.States[k]
+	return st.Dir == types.RecvOnly && isDoneChan(st.Chan), succ
+}
+
+// SelectCase returns, when block d ends by branching on which case of a select was chosen
+// (go/ssa's `if index == k`), the select, the case k, and the successor that case takes; a nil
+// select otherwise.
+func SelectCase(d *ssa.BasicBlock) (*ssa.Select, int, *ssa.BasicBlock) {
+	if len(d.Instrs) == 0 {
+		return nil, 0, nil
+	}
 	cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
 	if !ok {
-		return false, nil
+		return nil, 0, nil
 	}
 	op, ok := cond.Cond.(*ssa.BinOp)
 	if !ok || op.Op != token.EQL {
-		return false, nil
+		return nil, 0, nil
 	}
 	idx, ok := op.X.(*ssa.Extract)
 	k, isConst := op.Y.(*ssa.Const)
 	if !ok || !isConst || idx.Index != 0 {
-		return false, nil
+		return nil, 0, nil
 	}
 	sel, ok := idx.Tuple.(*ssa.Select)
 	if !ok || k.Int64() < 0 || int(k.Int64()) >= len(sel.States) {
-		return false, nil
+		return nil, 0, nil
 	}
-	st := sel.States[k.Int64()]
-	return st.Dir == types.RecvOnly && isDoneChan(st.Chan), d.Succs[0]
+	return sel, int(k.Int64()), d.Succs[0]
 }
 
 // isDoneChan reports whether ch is the result of Done() called on a context.Context.
