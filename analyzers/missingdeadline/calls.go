@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/report"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 	"github.com/deadlinelint/deadlinelint/internal/valueflow"
@@ -57,7 +58,7 @@ func argFor(common *ssa.CallCommon, fn *types.Func, i int) ssa.Value {
 	if i < 0 {
 		return nil
 	}
-	if receiverInArgs(common, fn) {
+	if ctxorigin.ReceiverInArgs(common, fn) {
 		i++
 	}
 	if i >= len(common.Args) {
@@ -66,19 +67,12 @@ func argFor(common *ssa.CallCommon, fn *types.Func, i int) ssa.Value {
 	return common.Args[i]
 }
 
-// receiverInArgs reports whether the call of the method fn passes its receiver as the first
-// argument: a static method call, or a call of the thunk of a method expression such as
-// pb.CatalogClient.GetItem(client, ctx, req).
-func receiverInArgs(common *ssa.CallCommon, fn *types.Func) bool {
-	return !common.IsInvoke() && fn.Signature().Recv() != nil && len(common.Args) == fn.Signature().Params().Len()+1
-}
-
 // receiver returns the value a call of fn is made on, or nil for a function call.
 func receiver(common *ssa.CallCommon, fn *types.Func) ssa.Value {
 	switch {
 	case common.IsInvoke():
 		return common.Value
-	case receiverInArgs(common, fn):
+	case ctxorigin.ReceiverInArgs(common, fn):
 		return common.Args[0]
 	}
 	if mc, ok := common.Value.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {

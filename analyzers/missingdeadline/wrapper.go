@@ -44,7 +44,7 @@ func needsAt(fn *ssa.Function, instr ssa.Instruction) []ctxorigin.ParamValue {
 // A call through a method value passes no receiver among its arguments.
 func contradicted(needs []ctxorigin.ParamValue, call ssa.CallInstruction, callee *types.Func) bool {
 	args := call.Common().Args
-	if callee.Signature().Recv() != nil && !receiverInArgs(call.Common(), callee) {
+	if callee.Signature().Recv() != nil && !ctxorigin.ReceiverInArgs(call.Common(), callee) {
 		args = append([]ssa.Value{nil}, args...) // the receiver, bound: no constant
 	}
 	return ctxorigin.Contradicted(needs, args)

@@ -52,3 +52,11 @@ func Callee(common *ssa.CallCommon) *types.Func {
 	}
 	return nil
 }
+
+// ReceiverInArgs reports whether the call of the method fn passes its receiver as the first
+// argument: a static method call, or a call of the thunk of a method expression such as
+// pb.CatalogClient.GetItem(client, ctx, req) — not a call through a method value, whose
+// receiver is bound.
+func ReceiverInArgs(common *ssa.CallCommon, fn *types.Func) bool {
+	return !common.IsInvoke() && fn.Signature().Recv() != nil && len(common.Args) == fn.Signature().Params().Len()+1
+}

@@ -115,7 +115,7 @@ func (r *Result) handedUnused(v ssa.Value, ref ssa.Instruction, depth int) bool 
 			return false
 		}
 		shift := 0 // a method called with its receiver among the arguments
-		if callee.Signature().Recv() != nil && len(common.Args) == callee.Signature().Params().Len()+1 {
+		if ctxorigin.ReceiverInArgs(common, callee) {
 			shift = 1
 		}
 		for k, a := range common.Args {
