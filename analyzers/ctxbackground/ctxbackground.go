@@ -76,8 +76,8 @@ func run(pass *analysis.Pass) (any, error) {
 			if drops.onlyStartsGoroutines(reached[call]) {
 				continue // given to helpers that only start goroutines with it: lifetimes of their own
 			}
-			if res.OnlyMeasures(call) || res.OnlyInspects(call) {
-				continue // it only carries tags to a metric record, or is only asked whether it is done
+			if res.OnlyCarries(call) || res.OnlyInspects(call) {
+				continue // it only carries values (a log line's, a metric record's), or is only asked whether it is done
 			}
 			rep.Report(diagnostic(pass, res, sc, call, reached[call]))
 		}

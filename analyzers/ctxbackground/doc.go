@@ -20,7 +20,10 @@
 // reaches as related positions, and a suggested fix that passes the request ctx instead
 // when that identifier is in scope. Not reported: a fallback for a nil ctx (if ctx == nil {
 // ctx = context.Background() }), a comparison with Background, a root handed only to
-// functions that only ask it whether it is done (below), a root handed only to
+// functions that only ask it whether it is done (below), a root used only to carry values
+// (read from, logged with, measured with, or derived into a ctx used so: a log line's fields
+// are lost, not a deadline; a function that never looks at its ctx is no such use), a root
+// handed only to
 // functions that use their ctx only in goroutines they start (an exit monitor, a wait
 // returning a channel, also behind an interface every implementation in sight of which does:
 // the root is its lifetime, which the request ctx would end), and a root created in a

@@ -171,6 +171,20 @@ func (r *Result) OnlyMeasures(v ssa.Value) bool {
 	return ig.in(measures, func() bool { return ig.noWork(v, 0) })
 }
 
+// OnlyCarries reports whether the ctx value v, of a function of this package, is used only to
+// carry values: read from (ctx.Value, the span or metadata it holds), logged with, measured
+// with, derived into a ctx used so, or handed to functions that refer to their ctx only to do
+// the same (by their bodies here, by their facts elsewhere). A root context used so bounds no
+// work: a log line's fields or a trace ID are lost, not a deadline. A function that never
+// refers to its ctx (a stub, an in-memory double) is not one: what a call of it means to do
+// with a ctx is not known.
+func (r *Result) OnlyCarries(v ssa.Value) bool {
+	r.igMu.Lock()
+	defer r.igMu.Unlock()
+	ig := r.ignorer()
+	return ig.in(carries, func() bool { return ig.noWork(v, 0) })
+}
+
 // OnlyInspects reports whether the ctx value v, of a function of this package, is handed only
 // to functions that ask it whether it is done, to classify an error after their work (a
 // connection cache deciding whether a failure was the caller's deadline), and do nothing else

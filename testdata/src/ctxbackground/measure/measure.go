@@ -79,14 +79,13 @@ func (s *Server) note() { s.journal.Add(context.Background(), 1, "note") } // wa
 // count records a request in a metric: its ctx carries values only.
 func (s *Server) count(ctx context.Context) { Inc(ctx, s.cache.hits) }
 
-// stash never looks at its ctx: what a call means to do with one is not known. (A log line
-// with a root, above, loses the request's values where the fix is plain: reported.)
+// stash never looks at its ctx: what a call means to do with one is not known.
 func (s *Server) stash(ctx context.Context, v string) { s.cache.items[v] = v }
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
 	stats.Record(context.Background(), requests.M(1))                  // a metric record with a root: silent
 	s.count(context.Background())                                      // a helper that only records: silent
-	slog.InfoContext(context.TODO(), "get")                            // want `context.TODO\(\) in handler Server.GetItem drops the caller's deadline`
+	slog.InfoContext(context.TODO(), "get")                            // a log line with a root: its values are lost, no deadline: silent
 	if slog.Default().Enabled(context.Background(), slog.LevelDebug) { // a level query with a root: silent
 		slog.Debug("get", "id", req.GetId())
 	}
