@@ -339,6 +339,10 @@ func (ig *ignoring) noWork(v ssa.Value, depth int) bool {
 			if !ig.callNoWork(ref, v, depth) {
 				return false
 			}
+		case *ssa.Defer:
+			if !ig.deferredNoWork(ref.Common(), v, depth) {
+				return false
+			}
 		case *ssa.MakeClosure:
 			// Captured by a function literal: what the literal does with it is what counts,
 			// whenever, and by whomever, the literal is run.
@@ -452,6 +456,27 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 		return false
 	}
 	return ig.calleeNoWork(call, callee)
+}
+
+// deferredNoWork reports whether a deferred call, given the ctx v, only reads values from it,
+// as it returns (defer log.Debug(ctx, "done")): a reader, or a function that refers to its ctx
+// only to carry values. Asking the ctx anything else then, or handing it to work, is work.
+func (ig *ignoring) deferredNoWork(common *ssa.CallCommon, v ssa.Value, depth int) bool {
+	if ig.mode != anyNoWork && ig.mode != carries || common.Value == v || common.IsInvoke() ||
+		typesutil.ReturnsContext(common.Signature()) {
+		return false
+	}
+	callee := ctxorigin.Callee(common)
+	if callee == nil {
+		return false
+	}
+	if ctxorigin.IsReader(callee) {
+		return true
+	}
+	if k := slices.Index(common.Args, v); k >= 0 && ig.paramNoWork(callee, k, depth) {
+		return true
+	}
+	return ig.in(carries, func() bool { return ig.calleeNoWork(nil, callee) })
 }
 
 // calleeNoWork reports whether callee, called by call, does no work with its ctx: by its body

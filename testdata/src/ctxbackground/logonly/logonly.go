@@ -32,6 +32,8 @@ func (s *Server) note(ctx context.Context, msg string) { mlog.Info(ctx, msg) }
 func (s *Server) keep(ctx context.Context, id string) {}
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	defer mlog.Info(context.TODO(), "done")                              // a deferred log line: silent
+	defer s.keep(context.TODO(), req.GetId())                            // want `context.TODO\(\) in handler Server.GetItem drops the caller's deadline`
 	mlog.Info(context.TODO(), "get", req.GetId())                        // only logged: silent
 	mlog.Info(mlog.With(context.Background(), "id", req.GetId()), "get") // derived, still only logged: silent
 	lctx := context.WithValue(context.Background(), traceKey{}, req.GetId())
