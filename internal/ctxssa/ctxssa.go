@@ -149,6 +149,8 @@ type Result struct {
 	// fakes, harnesses and test suites, where no request's deadline is lost and no call waits
 	// for anyone in production. Rules stay silent there.
 	TestSupport bool
+	// testingFiles are the package's non-test files that import "testing" (scope.TestingFiles).
+	testingFiles map[string]bool
 
 	pass      *analysis.Pass
 	generated map[string]bool
@@ -189,7 +191,7 @@ func (r *Result) MayHaveScopes() bool { return r.RPC || r.marked }
 // SSA builds (once) and returns the package's SSA view.
 func (r *Result) SSA() *Info {
 	r.once.Do(func() {
-		r.info = buildSSA(r.pass, r.generated, r.returned, r.TestSupport, r.Owned, &r.types, r.neverRun)
+		r.info = buildSSA(r.pass, r.generated, r.returned, r.testingFiles, r.Owned, &r.types, r.neverRun)
 	})
 	return r.info
 }
@@ -225,7 +227,8 @@ func run(pass *analysis.Pass) (any, error) {
 		RPC:        typesutil.DependsOn(pass.Pkg, typesutil.GRPCPath, typesutil.ConnectPath),
 		generated:  make(map[string]bool),
 	}
-	res.TestSupport = scope.TestSupport(pass.Fset, pass.Files)
+	res.testingFiles = scope.TestingFiles(pass.Fset, pass.Files)
+	res.TestSupport = len(res.testingFiles) > 0
 	res.Context = res.RPC || typesutil.ImportsContext(pass.Pkg)
 	for _, f := range pass.Files {
 		if isGenerated(pass.Fset, f) {
@@ -968,7 +971,7 @@ func isExternal(pass *analysis.Pass) bool {
 // buildSSA creates the SSA package the way buildssa does, without its noreturn pass.
 // A function literal made only by code that never runs (ctxorigin.NeverMade), or handed only to
 // functions that never refer to it (neverRun), is left out of the functions the rules check.
-func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types.Object]*ctxorigin.Returned, testSupport bool, owned func(types.Object) bool, ts *callees.Types, neverRun func(*ssa.Function) bool) *Info {
+func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types.Object]*ctxorigin.Returned, testingFiles map[string]bool, owned func(types.Object) bool, ts *callees.Types, neverRun func(*ssa.Function) bool) *Info {
 	prog := ssa.NewProgram(pass.Fset, 0)
 	for _, p := range pass.Pkg.Imports() {
 		prog.CreatePackage(p, nil, nil, true)
@@ -1006,7 +1009,7 @@ func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types
 			}
 		}
 	}
-	scopes := scope.Find(pass.Pkg, funcs, testSupport)
+	scopes := scope.Find(pass.Pkg, funcs, testingFiles)
 	imported := func(fn *types.Func) *ctxorigin.Returned { return returned[fn] }
 	origins := ctxorigin.New(scopes, imported)
 	origins.Flow = valueflow.New(pkg, funcs)

@@ -20,7 +20,8 @@
 // marked //deadlinelint:scope. The same holds for functions run by a test (they, or a function
 // enclosing them, take a *testing.T, B, F or testing.TB, or are methods of a testify suite) and
 // for every function of a test-support package (one whose non-test files import "testing":
-// fakes, harnesses, e2e suites).
+// fakes, harnesses, e2e suites), except the handlers of a server that production code of the
+// package registers, declared in files that do not import testing (see Find).
 //
 // Other methods of a server type (constructors, Close, background workers) are not request
 // scopes: context.Background() there is legitimate.
@@ -109,15 +110,23 @@ func (s *Set) IsServerReceiver(p *ssa.Parameter) bool { return s.recvs[p] }
 func (s *Set) IsScope(fn *ssa.Function) bool { return s.byFunc[fn] != nil }
 
 // Find returns the request scopes among funcs, the source functions of pkg (function literals
-// included). In a test-support package (TestSupport) only marked functions are scopes.
-func Find(pkg *types.Package, funcs []*ssa.Function, testSupport bool) *Set {
+// included). In a test-support package (testing, its non-test files that import "testing",
+// is not empty) only marked functions are scopes, and the methods of a service that production
+// code of the package registers (a RegisterXxxServer call outside those files and outside code a
+// test runs), declared in files that do not import testing: a production server beside a test
+// helper of the package (tidb's RPC server beside a mock connection), not a fake that a
+// function taking a *testing.T registers.
+func Find(pkg *types.Package, funcs []*ssa.Function, testing map[string]bool) *Set {
 	set := &Set{
 		byFunc:  make(map[*ssa.Function]*Scope),
 		ctx:     make(map[*ssa.Parameter]bool),
 		streams: make(map[*ssa.Parameter]bool),
 		recvs:   make(map[*ssa.Parameter]bool),
 	}
-	f := finder{handlers: handlerMethods(pkg, serviceInterfaces(pkg)), grpc: lookupGRPC(pkg), testSupport: testSupport}
+	f := finder{handlers: handlerMethods(pkg, serviceInterfaces(pkg)), grpc: lookupGRPC(pkg), testing: testing}
+	if len(testing) > 0 {
+		f.registered = registeredByProduction(funcs, testing)
+	}
 	for _, fn := range funcs {
 		if sc := f.classify(fn); sc != nil {
 			set.add(sc)
@@ -156,9 +165,73 @@ func (s *Set) add(sc *Scope) {
 }
 
 type finder struct {
-	handlers    map[*types.Func]bool // the methods that serve a registered service
-	grpc        *grpcTypes
-	testSupport bool // the package is test support: only marked functions are scopes
+	handlers map[*types.Func]bool // the methods that serve a registered service
+	grpc     *grpcTypes
+	testing  map[string]bool // the package's non-test files that import testing
+	// registered: in a test-support package, the server types its production code registers
+	registered map[*types.TypeName]bool
+}
+
+// registeredByProduction returns the named types whose values funcs register as a gRPC or
+// connect-go service (a call of a RegisterXxxServer or NewXxxHandler) from code that is not
+// test code: outside the files that import testing, in a function no test runs.
+func registeredByProduction(funcs []*ssa.Function, testing map[string]bool) map[*types.TypeName]bool {
+	out := make(map[*types.TypeName]bool)
+	for _, fn := range funcs {
+		if RunByTest(fn) || testing[fileOf(fn.Prog.Fset, fn.Pos())] {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				callee := call.Call.StaticCallee()
+				if callee == nil || registeredInterface(callee.Signature) == nil {
+					continue
+				}
+				for _, arg := range call.Call.Args {
+					if mi, ok := arg.(*ssa.MakeInterface); ok {
+						if tn := namedOf(mi.X.Type()); tn != nil {
+							out[tn] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// namedOf returns the type name of t or of the type t points to, or nil.
+func namedOf(t types.Type) *types.TypeName {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
+}
+
+// productionServer reports whether fn, in a test-support package, is a method of a service
+// that the package's production code registers (registeredByProduction), declared, type and
+// method, in files that do not import testing.
+func (f *finder) productionServer(fn *ssa.Function) bool {
+	if fn.Signature.Recv() == nil || !f.isServiceMethod(fn) || f.testing[fileOf(fn.Prog.Fset, fn.Pos())] {
+		return false
+	}
+	tn := namedOf(fn.Signature.Recv().Type())
+	return tn != nil && f.registered[tn] && !f.testing[fileOf(fn.Prog.Fset, tn.Pos())]
+}
+
+// fileOf returns the name of the file holding pos, or "".
+func fileOf(fset *token.FileSet, pos token.Pos) string {
+	if f := fset.File(pos); f != nil {
+		return f.Name()
+	}
+	return ""
 }
 
 // classify returns the scope fn opens by itself (not as a closure), or nil.
@@ -172,7 +245,7 @@ func (f *finder) classify(fn *ssa.Function) *Scope {
 
 func (f *finder) classifyKind(fn *ssa.Function) *Scope {
 	sig := fn.Signature
-	if (f.testSupport || RunByTest(fn)) && !f.isMarked(fn) {
+	if (len(f.testing) > 0 && !f.productionServer(fn) || RunByTest(fn)) && !f.isMarked(fn) {
 		return nil // a test double of a server, or test support: no caller's deadline to lose
 	}
 	switch {
@@ -197,21 +270,28 @@ func (f *finder) classifyKind(fn *ssa.Function) *Scope {
 // there, and a call there waits for no one in production.
 func RunByTest(fn *ssa.Function) bool { return inTestFile(fn) || takesTestingArg(fn) }
 
-// TestSupport reports whether the package made of files is test support: one of its non-test
-// files imports "testing" (fakes, harnesses, end-to-end suites). Production code does not
-// import package testing, whose flags and helpers only a test binary needs.
-func TestSupport(fset *token.FileSet, files []*ast.File) bool {
+// TestingFiles returns the names of the non-test files among files that import "testing". A
+// package with one is test support (fakes, harnesses, end-to-end suites): production code does
+// not import package testing, whose flags and helpers only a test binary needs. A package can
+// also hold a production server beside a test helper of its own (a mock connection for other
+// packages' tests): see Find.
+func TestingFiles(fset *token.FileSet, files []*ast.File) map[string]bool {
+	var out map[string]bool
 	for _, f := range files {
-		if strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") {
+		name := fset.File(f.Pos()).Name()
+		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
 		for _, imp := range f.Imports {
 			if imp.Path.Value == `"testing"` {
-				return true
+				if out == nil {
+					out = make(map[string]bool)
+				}
+				out[name] = true
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // takesTestingArg reports whether fn, or a function enclosing it, takes a *testing.T, B, F or a
