@@ -75,7 +75,7 @@ func run(pass *analysis.Pass) (any, error) {
 		unbounded := r.unboundedSinks(funcs, calls)
 		for _, call := range calls {
 			why := reasons.of(call) // first: a //deadlinelint:detach here is used, reported or not
-			if !isUsed(call) || fromTest(call) || res.TestSupport || scope.RunByTest(call.Parent()) {
+			if !isUsed(call) || fromTest(call) || res.TestSupport() || scope.RunByTest(call.Parent()) {
 				continue // test code: no request to detach from
 			}
 			if !strict && !info.FromRequest(call.Call.Args[0]) {

@@ -216,7 +216,7 @@ func newChecker(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info) *che
 		exempts:  make(map[*site]bool),
 	}
 	for _, fn := range info.Funcs {
-		c.owned[fn] = info.Scopes.Of(fn) == nil && (tests || !res.TestSupport && !scope.RunByTest(fn))
+		c.owned[fn] = info.Scopes.Of(fn) == nil && (tests || !res.TestSupport() && !scope.RunByTest(fn))
 	}
 	return c
 }

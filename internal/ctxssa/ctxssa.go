@@ -145,10 +145,6 @@ type Result struct {
 	// Context is true when the package imports "context" or depends on gRPC/connect-go:
 	// without either, no ctx value can appear in it.
 	Context bool
-	// TestSupport is true when the package's non-test files import "testing" (scope.TestSupport):
-	// fakes, harnesses and test suites, where no request's deadline is lost and no call waits
-	// for anyone in production. Rules stay silent there.
-	TestSupport bool
 	// testingFiles are the package's non-test files that import "testing" (scope.TestingFiles).
 	testingFiles map[string]bool
 
@@ -187,6 +183,12 @@ type Info struct {
 
 // MayHaveScopes reports whether the package can contain a request scope at all.
 func (r *Result) MayHaveScopes() bool { return r.RPC || r.marked }
+
+// TestSupport reports whether the package's non-test files import "testing"
+// (scope.TestingFiles): fakes, harnesses and test suites, where no request's deadline is lost
+// and no call waits for anyone in production. Rules stay silent there (a server the package's
+// production code registers still has its request scopes: scope.Find).
+func (r *Result) TestSupport() bool { return len(r.testingFiles) > 0 }
 
 // SSA builds (once) and returns the package's SSA view.
 func (r *Result) SSA() *Info {
@@ -228,7 +230,6 @@ func run(pass *analysis.Pass) (any, error) {
 		generated:  make(map[string]bool),
 	}
 	res.testingFiles = scope.TestingFiles(pass.Fset, pass.Files)
-	res.TestSupport = len(res.testingFiles) > 0
 	res.Context = res.RPC || typesutil.ImportsContext(pass.Pkg)
 	for _, f := range pass.Files {
 		if isGenerated(pass.Fset, f) {

@@ -204,12 +204,10 @@ func registeredByProduction(funcs []*ssa.Function, testing map[string]bool) map[
 	return out
 }
 
-// namedOf returns the type name of t or of the type t points to, or nil.
+// namedOf returns the type name (of the generic origin) of the named type t is or points to,
+// or nil.
 func namedOf(t types.Type) *types.TypeName {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
+	if n := typesutil.Named(t); n != nil {
 		return n.Origin().Obj()
 	}
 	return nil
