@@ -36,7 +36,8 @@ func (r *recorder) Errorf(format string, args ...any) {
 
 // TestTestSupport checks that no rule reports in a test-support package (its non-test files
 // import testing), while the same code in a production package is reported by each rule that
-// applies.
+// applies — also in a test-support package that holds a production server, where what the
+// server's handlers reach is production code and the rest test support.
 func TestTestSupport(t *testing.T) {
 	dir, err := filepath.Abs(filepath.Join("..", "testdata"))
 	if err != nil {
@@ -45,7 +46,7 @@ func TestTestSupport(t *testing.T) {
 	want := map[string]int{"ctxbackground": 1, "detach": 1, "missingdeadline": 1}
 	for _, a := range analyzers.All() {
 		got := map[string]int{}
-		for _, r := range analysistest.Run(new(recorder), dir, a, "testsupport/harness", "testsupport/prod") {
+		for _, r := range analysistest.Run(new(recorder), dir, a, "testsupport/harness", "testsupport/prod", "testsupport/mixed") {
 			got[r.Pass.Pkg.Path()] += len(r.Diagnostics)
 		}
 		if n := got["testsupport/harness"]; n != 0 {
@@ -53,6 +54,9 @@ func TestTestSupport(t *testing.T) {
 		}
 		if n := got["testsupport/prod"]; n != want[a.Name] {
 			t.Errorf("%s: %d findings in the production package, want %d", a.Name, n, want[a.Name])
+		}
+		if n := got["testsupport/mixed"]; n != want[a.Name] {
+			t.Errorf("%s: %d findings in the test-support package's production server, want %d", a.Name, n, want[a.Name])
 		}
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/report"
 	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
-	"github.com/deadlinelint/deadlinelint/internal/scope"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
@@ -75,7 +74,7 @@ func run(pass *analysis.Pass) (any, error) {
 		unbounded := r.unboundedSinks(funcs, calls)
 		for _, call := range calls {
 			why := reasons.of(call) // first: a //deadlinelint:detach here is used, reported or not
-			if !isUsed(call) || fromTest(call) || res.TestSupport() || scope.RunByTest(call.Parent()) {
+			if !isUsed(call) || fromTest(call) || info.Scopes.TestSupport(call.Parent()) {
 				continue // test code: no request to detach from
 			}
 			if !strict && !info.FromRequest(call.Call.Args[0]) {

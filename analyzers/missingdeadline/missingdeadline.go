@@ -15,7 +15,6 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/report"
 	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
-	"github.com/deadlinelint/deadlinelint/internal/scope"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
@@ -216,7 +215,7 @@ func newChecker(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info) *che
 		exempts:  make(map[*site]bool),
 	}
 	for _, fn := range info.Funcs {
-		c.owned[fn] = info.Scopes.Of(fn) == nil && (tests || !res.TestSupport() && !scope.RunByTest(fn))
+		c.owned[fn] = info.Scopes.Of(fn) == nil && (tests || !info.Scopes.TestSupport(fn))
 	}
 	return c
 }

@@ -184,12 +184,6 @@ type Info struct {
 // MayHaveScopes reports whether the package can contain a request scope at all.
 func (r *Result) MayHaveScopes() bool { return r.RPC || r.marked }
 
-// TestSupport reports whether the package's non-test files import "testing"
-// (scope.TestingFiles): fakes, harnesses and test suites, where no request's deadline is lost
-// and no call waits for anyone in production. Rules stay silent there (a server the package's
-// production code registers still has its request scopes: scope.Find).
-func (r *Result) TestSupport() bool { return len(r.testingFiles) > 0 }
-
 // SSA builds (once) and returns the package's SSA view.
 func (r *Result) SSA() *Info {
 	r.once.Do(func() {

@@ -21,7 +21,9 @@
 // enclosing them, take a *testing.T, B, F or testing.TB, or are methods of a testify suite) and
 // for every function of a test-support package (one whose non-test files import "testing":
 // fakes, harnesses, e2e suites), except the handlers of a server that production code of the
-// package registers, declared in files that do not import testing (see Find).
+// package registers, declared in files that do not import testing (see Find). Set.TestSupport
+// answers, for each function, whether it is such test code: the rules that report outside
+// request scopes too (missingdeadline, detach) ask it.
 //
 // Other methods of a server type (constructors, Close, background workers) are not request
 // scopes: context.Background() there is legitimate.
@@ -89,10 +91,21 @@ type Set struct {
 	ctx     map[*ssa.Parameter]bool
 	streams map[*ssa.Parameter]bool
 	recvs   map[*ssa.Parameter]bool
+	// support: the package is test support (its non-test files import testing); production:
+	// then, the functions its scopes (a production server's handlers) reach
+	support    bool
+	production map[*ssa.Function]bool
 }
 
 // Of returns the scope of fn, or nil when fn is not a request scope.
 func (s *Set) Of(fn *ssa.Function) *Scope { return s.byFunc[fn] }
+
+// TestSupport reports whether fn is test code, where no caller's deadline is lost and a call
+// waits for no one in production: run by a test (RunByTest), or, in a test-support package,
+// any function but the scopes of a production server there and what they call (Find).
+func (s *Set) TestSupport(fn *ssa.Function) bool {
+	return RunByTest(fn) || s.support && !s.production[fn]
+}
 
 // Len returns the number of scopes, closures included.
 func (s *Set) Len() int { return len(s.byFunc) }
@@ -139,7 +152,49 @@ func Find(pkg *types.Package, funcs []*ssa.Function, testing map[string]bool) *S
 		}
 		set.inherit(funcs) // the literals of the functions started
 	}
+	if len(testing) > 0 {
+		set.support = true
+		set.production = set.reached(funcs)
+	}
 	return set
+}
+
+// reached returns the scopes and the functions among funcs they reach through their literals
+// and static calls: the production code of a test-support package.
+func (s *Set) reached(funcs []*ssa.Function) map[*ssa.Function]bool {
+	own := make(map[*ssa.Function]bool, len(funcs))
+	for _, fn := range funcs {
+		own[fn] = true
+	}
+	out := make(map[*ssa.Function]bool)
+	var queue []*ssa.Function
+	visit := func(fn *ssa.Function) {
+		if fn != nil && fn.Origin() != nil {
+			fn = fn.Origin() // an instance of a generic function: its body is the origin's
+		}
+		if fn != nil && own[fn] && !out[fn] {
+			out[fn] = true
+			queue = append(queue, fn)
+		}
+	}
+	for fn := range s.byFunc {
+		visit(fn)
+	}
+	for len(queue) > 0 {
+		fn := queue[0]
+		queue = queue[1:]
+		for _, anon := range fn.AnonFuncs {
+			visit(anon)
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					visit(call.Common().StaticCallee())
+				}
+			}
+		}
+	}
+	return out
 }
 
 // inherit gives closures the scope of the function they are created in. funcs lists a
