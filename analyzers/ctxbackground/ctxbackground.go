@@ -73,6 +73,9 @@ func run(pass *analysis.Pass) (any, error) {
 			if deadlineWrapper(call) != "" && inDeferred(fn) || ctxorigin.AfterDone(call) || ctxorigin.FirstUseOfServer(call) {
 				continue // a bounded fresh ctx for deferred cleanup (the idiom), work after the caller gave up, or on the first use of shared state only
 			}
+			if tiedToRequest(info, call) {
+				continue // made cancellable and cancelled with the request (context.AfterFunc(ctx, cancel))
+			}
 			if drops.onlyStartsGoroutines(reached[call]) {
 				continue // given to helpers that only start goroutines with it: lifetimes of their own
 			}
@@ -83,6 +86,32 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// tiedToRequest reports whether the root call is used only as the parent of a
+// context.WithCancel whose cancel is registered with context.AfterFunc on the request's ctx
+// (ctxorigin.TiedTo): the child stops when the request does, without its deadline's value — a
+// long-lived follow that must not carry a short client timeout down, but stops when the client goes.
+func tiedToRequest(info *ctxssa.Info, root *ssa.Call) bool {
+	refs := root.Referrers()
+	if refs == nil {
+		return false
+	}
+	tied := false
+	for _, ref := range *refs {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Call:
+			x := ctxorigin.TiedTo(ref)
+			if x == nil || len(ref.Call.Args) == 0 || ref.Call.Args[0] != root || !info.FromRequest(x) {
+				return false
+			}
+			tied = true
+		default:
+			return false
+		}
+	}
+	return tied
 }
 
 // sinksByRoot returns, for every root context created in the package, the ctx-taking calls

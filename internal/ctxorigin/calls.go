@@ -197,7 +197,22 @@ func (r *Resolver) known(k *api, call *ssa.Call, idx int) Set {
 	if k.effect == addsDeadline {
 		return withDeadline(r.of(arg))
 	}
-	return r.of(arg)
+	parent := r.of(arg)
+	if x := TiedTo(call); x != nil && allRoots(parent) {
+		// A root made cancellable and cancelled when x is done: it lives as long as x.
+		return r.of(x)
+	}
+	return parent
+}
+
+// allRoots reports whether every origin in s is a root context.
+func allRoots(s Set) bool {
+	for _, o := range s {
+		if o.Kind != Root {
+			return false
+		}
+	}
+	return len(s) > 0
 }
 
 // fromSummary returns the origins of result idx of call, a call of fn, whose body is in the

@@ -844,3 +844,121 @@ func boolParam(fn *ssa.Function, v ssa.Value) (k int, negated bool) {
 	}
 	return slices.Index(fn.Params, p), false
 }
+
+// TiedTo returns, for a call of context.WithCancel or WithCancelCause whose cancel function is
+// registered with context.AfterFunc(x, cancel) — directly, or in a function literal that calls
+// it — the ctx x, or nil. The child is cancelled as soon as x is done: a root made cancellable
+// that way (context.WithCancel(context.Background()) with context.AfterFunc(ctx, cancel), to keep
+// the request's cancellation without its deadline value) stops when the request does.
+func TiedTo(call *ssa.Call) ssa.Value {
+	callee := Callee(call.Common())
+	if !typesutil.IsFunc(callee, "context", "WithCancel") && !typesutil.IsFunc(callee, "context", "WithCancelCause") {
+		return nil
+	}
+	for _, ref := range *call.Referrers() {
+		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 1 {
+			return tiedBy(ext, 0)
+		}
+	}
+	return nil
+}
+
+// tiedBy returns x where the cancel function v — or a copy of it, the variable holding it, a
+// literal calling it — is registered with context.AfterFunc(x, …), or nil.
+func tiedBy(v ssa.Value, depth int) ssa.Value {
+	if depth > 3 || v.Referrers() == nil {
+		return nil
+	}
+	for _, use := range *v.Referrers() {
+		var x ssa.Value
+		switch use := use.(type) {
+		case *ssa.ChangeType: // a CancelFunc passed as a func()
+			x = tiedBy(use, depth+1)
+		case *ssa.Call:
+			x = afterFuncCtx(use, v)
+		case *ssa.MakeClosure:
+			x = closureTies(use, v)
+		case *ssa.Store:
+			// The variable a literal captures it in: its loads, and the literals capturing it.
+			if cell, ok := use.Addr.(*ssa.Alloc); ok && use.Val == v {
+				for _, r := range *cell.Referrers() {
+					switch r := r.(type) {
+					case *ssa.UnOp:
+						if r.Op == token.MUL {
+							x = tiedBy(r, depth+1)
+						}
+					case *ssa.MakeClosure:
+						x = closureTies(r, cell)
+					}
+					if x != nil {
+						break
+					}
+				}
+			}
+		}
+		if x != nil {
+			return x
+		}
+	}
+	return nil
+}
+
+// afterFuncCtx returns x when call is context.AfterFunc(x, f), or nil.
+func afterFuncCtx(call *ssa.Call, f ssa.Value) ssa.Value {
+	args := call.Common().Args
+	if !isAfterFunc(Callee(call.Common())) || len(args) != 2 {
+		return nil
+	}
+	if args[1] != f {
+		return nil
+	}
+	return args[0]
+}
+
+// closureTies returns x when the literal mc makes calls v, which it captures (the cancel
+// function, or the variable holding it), and is registered with context.AfterFunc(x, mc).
+func closureTies(mc *ssa.MakeClosure, v ssa.Value) ssa.Value {
+	if !callsBound(mc, v) {
+		return nil
+	}
+	for _, u := range *mc.Referrers() {
+		if c, ok := u.(*ssa.Call); ok {
+			if x := afterFuncCtx(c, mc); x != nil {
+				return x
+			}
+		}
+	}
+	return nil
+}
+
+// callsBound reports whether the literal mc makes calls the value v it captures, or what the
+// variable v holds.
+func callsBound(mc *ssa.MakeClosure, v ssa.Value) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok || len(fn.FreeVars) != len(mc.Bindings) {
+		return false
+	}
+	called := func(f ssa.Value) bool {
+		for _, ref := range *f.Referrers() {
+			if c, ok := ref.(*ssa.Call); ok && c.Common().Value == f {
+				return true
+			}
+		}
+		return false
+	}
+	for i, b := range mc.Bindings {
+		if b != v {
+			continue
+		}
+		fv := fn.FreeVars[i]
+		if called(fv) {
+			return true
+		}
+		for _, ref := range *fv.Referrers() {
+			if load, ok := ref.(*ssa.UnOp); ok && load.Op == token.MUL && called(load) {
+				return true
+			}
+		}
+	}
+	return false
+}
