@@ -47,7 +47,8 @@
 // function this package handed to the constructor that stored it (cache.New(s.fetch)), known
 // through facts; where the candidates are not known, nothing is reported. An interface call drops only when no
 // implementation passes its ctx on (one that ignores its ctx is neutral; the service's own
-// gRPC client adapter and types of _test.go files are no candidates; a generated mock, testify
+// gRPC client adapter, types of _test.go files and a struct that implements the interface only
+// by embedding it are no candidates; a generated mock, testify
 // or gomock, still counts as one that passes its ctx on), and a root handed to an interface
 // call whose every production implementation ignores its ctx loses nothing. A root reached only
 // on a branch of a bool parameter (if !ensureInit { return nil } … load), or of a parameter

@@ -390,7 +390,9 @@ func (r *Resolver) implementations(m *types.Func) []Target {
 	if ok && r.owned(m) {
 		for _, t := range r.implementers(iface) {
 			obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
-			if impl, ok := obj.(*types.Func); ok {
+			if impl, ok := obj.(*types.Func); ok && !typesutil.IsInterfaceMethod(impl) {
+				// (A struct that implements the interface by embedding it forwards to what it
+				// holds, an implementation of its own: it is none.)
 				out = append(out, r.methodTarget(impl, t))
 			}
 		}

@@ -288,3 +288,10 @@ func Implementing(t types.Type, iface *types.Interface) types.Type {
 	}
 	return nil
 }
+
+// IsInterfaceMethod reports whether fn is a method of an interface (also one a struct promotes
+// from an interface it embeds).
+func IsInterfaceMethod(fn *types.Func) bool {
+	recv := fn.Signature().Recv()
+	return recv != nil && types.IsInterface(recv.Type())
+}
