@@ -18,9 +18,7 @@
 // err.Error(), fmt.Sprintf, fmt.Errorf and string
 // concatenation — where nothing in the function
 // tells the two apart: no status.Code, status.FromError, status.Convert,
-// status.FromContextError, errors.Is or errors.As of the error (errors.Is with a sentinel of the
-// module's own, or errors.As into a concrete type, which no ctx's error is, only where it holds),
-// no connect.CodeOf, no ctx.Err()
+// status.FromContextError, errors.Is or errors.As of the error, no connect.CodeOf, no ctx.Err()
 // call, and no function of the module that takes the error and returns an error or a code (a
 // mapping helper, trusted). A call of a function of the module known to do nothing with its ctx
 // makes no such error — one that only lends the request's trace to work on a budget of its own

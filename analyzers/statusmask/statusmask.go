@@ -460,11 +460,6 @@ func (c *checker) asks(common *ssa.CallCommon, v ssa.Value) bool {
 		// branch where it holds is no mask (recognised), the one past it still is.
 		return false
 	}
-	if typesutil.IsFunc(fn, "errors", "As") && len(common.Args) == 2 && concreteTarget(common.Args[1]) {
-		// errors.As(err, &pgErr) with a concrete type of another package recognises that
-		// type's errors, which a ctx's never are; an interface target (net.Error) may hold one.
-		return false
-	}
 	for _, f := range []struct{ pkg, name string }{
 		{statusPath, "Code"}, {statusPath, "FromError"}, {statusPath, "Convert"}, {statusPath, "FromContextError"},
 		{"errors", "Is"}, {"errors", "As"}, {typesutil.ConnectPath, "CodeOf"},
@@ -504,22 +499,6 @@ func otherSentinel(target ssa.Value) bool {
 		return false
 	}
 	return typesutil.IsError(g.Type().(*types.Pointer).Elem())
-}
-
-// concreteTarget reports whether target, the second argument of errors.As, points to a
-// variable of a concrete type declared outside package context: no error of a ctx is one.
-func concreteTarget(target ssa.Value) bool {
-	if mi, ok := target.(*ssa.MakeInterface); ok {
-		target = mi.X
-	}
-	ptr, ok := target.Type().Underlying().(*types.Pointer)
-	if !ok || types.IsInterface(ptr.Elem()) {
-		return false
-	}
-	if n := typesutil.Named(ptr.Elem()); n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == typesutil.ContextPath {
-		return false
-	}
-	return true
 }
 
 // callsCtxErr reports whether fn, or a function literal in it, calls Err() on a ctx: it tells
