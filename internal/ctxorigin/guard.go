@@ -906,10 +906,7 @@ func tiedBy(v ssa.Value, depth int) ssa.Value {
 // afterFuncCtx returns x when call is context.AfterFunc(x, f), or nil.
 func afterFuncCtx(call *ssa.Call, f ssa.Value) ssa.Value {
 	args := call.Common().Args
-	if !isAfterFunc(Callee(call.Common())) || len(args) != 2 {
-		return nil
-	}
-	if args[1] != f {
+	if !isAfterFunc(Callee(call.Common())) || len(args) != 2 || args[1] != f {
 		return nil
 	}
 	return args[0]
