@@ -190,11 +190,11 @@ func ownWork(ch ssa.Value) bool {
 			continue
 		}
 		fn, ok := mc.Fn.(*ssa.Function)
-		if !ok || !ctxorigin.Started(fn) || len(fn.FreeVars) != len(mc.Bindings) {
+		if !ok || !ctxorigin.Started(fn) {
 			continue
 		}
-		for i, b := range mc.Bindings {
-			if b == made && reportsOn(fn.FreeVars[i]) {
+		for _, fv := range valueflow.BoundTo(mc, made) {
+			if reportsOn(fv) {
 				return true
 			}
 		}

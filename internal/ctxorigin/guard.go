@@ -931,10 +931,6 @@ func closureTies(mc *ssa.MakeClosure, v ssa.Value) ssa.Value {
 // callsBound reports whether the literal mc makes calls the value v it captures, or what the
 // variable v holds.
 func callsBound(mc *ssa.MakeClosure, v ssa.Value) bool {
-	fn, ok := mc.Fn.(*ssa.Function)
-	if !ok || len(fn.FreeVars) != len(mc.Bindings) {
-		return false
-	}
 	called := func(f ssa.Value) bool {
 		for _, ref := range *f.Referrers() {
 			if c, ok := ref.(*ssa.Call); ok && c.Common().Value == f {
@@ -943,11 +939,7 @@ func callsBound(mc *ssa.MakeClosure, v ssa.Value) bool {
 		}
 		return false
 	}
-	for i, b := range mc.Bindings {
-		if b != v {
-			continue
-		}
-		fv := fn.FreeVars[i]
+	for _, fv := range valueflow.BoundTo(mc, v) {
 		if called(fv) {
 			return true
 		}

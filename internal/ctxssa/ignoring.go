@@ -12,6 +12,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/callees"
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
 
 // A function whose ctx parameters are referred to can still do nothing with them that a
@@ -375,8 +376,8 @@ func (ig *ignoring) boundNoWork(mc *ssa.MakeClosure, v ssa.Value, ok func(*ssa.F
 	if !isFn || fn.Blocks == nil || len(fn.FreeVars) != len(mc.Bindings) {
 		return false
 	}
-	for i, b := range mc.Bindings {
-		if b == v && !ok(fn.FreeVars[i]) {
+	for _, fv := range valueflow.BoundTo(mc, v) {
+		if !ok(fv) {
 			return false
 		}
 	}

@@ -412,11 +412,7 @@ func OnlyLocalStores(addr ssa.Value) bool {
 			}
 		case *ssa.UnOp, *ssa.DebugRef:
 		case *ssa.MakeClosure:
-			for i, b := range ref.Bindings {
-				if b != addr {
-					continue
-				}
-				fv := ref.Fn.(*ssa.Function).FreeVars[i]
+			for _, fv := range BoundTo(ref, addr) {
 				if !OnlyLocalStores(fv) || hasStores(fv) {
 					return false
 				}
@@ -435,6 +431,22 @@ func hasStores(v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// BoundTo returns the free variables of the literal mc makes that it binds to v (the inverse of
+// Bindings), or none when mc's function is not a literal in sight.
+func BoundTo(mc *ssa.MakeClosure, v ssa.Value) []*ssa.FreeVar {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok || len(fn.FreeVars) != len(mc.Bindings) {
+		return nil
+	}
+	var out []*ssa.FreeVar
+	for i, b := range mc.Bindings {
+		if b == v {
+			out = append(out, fn.FreeVars[i])
+		}
+	}
+	return out
 }
 
 // Bindings returns the values the MakeClosure instructions creating fv's literal bind to fv.
