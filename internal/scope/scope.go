@@ -91,9 +91,8 @@ type Set struct {
 	ctx     map[*ssa.Parameter]bool
 	streams map[*ssa.Parameter]bool
 	recvs   map[*ssa.Parameter]bool
-	// support: the package is test support (its non-test files import testing); production:
-	// then, the functions its scopes (a production server's handlers) reach
-	support    bool
+	// production: in a test-support package (its non-test files import testing), the
+	// functions its scopes (a production server's handlers) reach; nil in any other
 	production map[*ssa.Function]bool
 }
 
@@ -104,7 +103,7 @@ func (s *Set) Of(fn *ssa.Function) *Scope { return s.byFunc[fn] }
 // waits for no one in production: run by a test (RunByTest), or, in a test-support package,
 // any function but the scopes of a production server there and what they call (Find).
 func (s *Set) TestSupport(fn *ssa.Function) bool {
-	return RunByTest(fn) || s.support && !s.production[fn]
+	return RunByTest(fn) || s.production != nil && !s.production[fn]
 }
 
 // Len returns the number of scopes, closures included.
@@ -153,7 +152,6 @@ func Find(pkg *types.Package, funcs []*ssa.Function, testing map[string]bool) *S
 		set.inherit(funcs) // the literals of the functions started
 	}
 	if len(testing) > 0 {
-		set.support = true
 		set.production = set.reached(funcs)
 	}
 	return set
