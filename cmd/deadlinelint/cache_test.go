@@ -1,11 +1,13 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The standalone command runs through go vet, whose cache keys each package's findings on its
@@ -81,55 +83,74 @@ const (
 	passing  = "return fetch(ctx, id)"
 )
 
+// cachingRoutes are the routes that cache each package's findings, by the environment variable
+// that chooses each even with a cold build cache, and what -debug says when it is taken.
+var cachingRoutes = []struct{ env, says string }{
+	{"DEADLINELINT_VET", "running go vet"},
+	{"DEADLINELINT_PACKAGES", "package route: listed"},
+}
+
 func TestCacheFollowsDependencyFacts(t *testing.T) {
-	t.Setenv("DEADLINELINT_VET", "1") // through go vet even if the build cache is cold
-	dir := cacheModule(t, dropping)
-	want := "api/api.go:13:9: store.Load, called in request scope Get, works with context.Background(); pass ctx down (ctxbackground)"
+	for _, route := range cachingRoutes {
+		t.Run(route.env, func(t *testing.T) {
+			t.Setenv(route.env, "1")              // even if the build cache is cold
+			t.Setenv("DEADLINELINT_CACHE", "off") // the route's cache, not the run cache, is what is asked here
+			dir := cacheModule(t, dropping)
+			want := "api/api.go:13:9: store.Load, called in request scope Get, works with context.Background(); pass ctx down (ctxbackground)"
 
-	if route := deadlinelint(t, dir, "-debug", "./..."); !strings.Contains(route.stderr, "running go vet") {
-		t.Fatalf("the standalone command did not go through go vet:\n%s", route.stderr)
-	}
-	first := deadlinelint(t, dir, "./...")
-	first.wantCode(t, 1)
-	if !strings.Contains(first.stdout, want) {
-		t.Fatalf("first run: want %q in\n%s", want, first.stdout)
-	}
-	again := deadlinelint(t, dir, "./...")
-	if again.stdout != first.stdout || again.code != first.code {
-		t.Fatalf("an unchanged module gave other findings from the cache:\n%s\nthen\n%s", first.stdout, again.stdout)
-	}
+			first := deadlinelint(t, dir, "-debug", "./...")
+			first.wantCode(t, 1)
+			if !strings.Contains(first.stderr, route.says) {
+				t.Fatalf("the standalone command did not take the route:\n%s", first.stderr)
+			}
+			if !strings.Contains(first.stdout, want) {
+				t.Fatalf("first run: want %q in\n%s", want, first.stdout)
+			}
+			again := deadlinelint(t, dir, "./...")
+			if again.stdout != first.stdout || again.code != first.code {
+				t.Fatalf("an unchanged module gave other findings from the cache:\n%s\nthen\n%s", first.stdout, again.stdout)
+			}
 
-	// The helper now passes its ctx on: its fact changes, and so must the handler's findings,
-	// although api/api.go did not change.
-	setHelper(t, dir, passing)
-	fixed := deadlinelint(t, dir, "./...")
-	fixed.wantCode(t, 0)
-	if strings.Contains(fixed.stdout, "ctxbackground") {
-		t.Fatalf("after the helper stopped dropping the ctx, the cache still reports:\n%s", fixed.stdout)
-	}
+			// The helper now passes its ctx on: its fact changes, and so must the handler's findings,
+			// although api/api.go did not change.
+			setHelper(t, dir, passing)
+			fixed := deadlinelint(t, dir, "./...")
+			fixed.wantCode(t, 0)
+			if strings.Contains(fixed.stdout, "ctxbackground") {
+				t.Fatalf("after the helper stopped dropping the ctx, the cache still reports:\n%s", fixed.stdout)
+			}
 
-	// And back: the cached findings of the first state are right again.
-	setHelper(t, dir, dropping)
-	back := deadlinelint(t, dir, "./...")
-	back.wantCode(t, 1)
-	if back.stdout != first.stdout {
-		t.Fatalf("back to the first body: got\n%s\nwant\n%s", back.stdout, first.stdout)
+			// And back: the cached findings of the first state are right again.
+			setHelper(t, dir, dropping)
+			back := deadlinelint(t, dir, "./...")
+			back.wantCode(t, 1)
+			if back.stdout != first.stdout {
+				t.Fatalf("back to the first body: got\n%s\nwant\n%s", back.stdout, first.stdout)
+			}
+		})
 	}
 }
 
-// The in-process driver and the go vet route give the same findings, relative paths and end
-// positions included.
+// The in-process driver, the go vet route and the package route give the same findings,
+// relative paths and end positions included, with tests and without.
 func TestInProcessAndVetRouteAgree(t *testing.T) {
 	dir := fixture(t)
-	t.Setenv("DEADLINELINT_VET", "1")
-	vetRoute := deadlinelint(t, dir, "-debug", "-format=json", "./consumer")
-	if !strings.Contains(vetRoute.stderr, "running go vet") {
-		t.Fatalf("DEADLINELINT_VET=1 did not go through go vet:\n%s", vetRoute.stderr)
-	}
-	t.Setenv("DEADLINELINT_INPROCESS", "1")
-	inProcess := deadlinelint(t, dir, "-format=json", "./consumer")
-	if vetRoute.stdout != inProcess.stdout {
-		t.Fatalf("go vet route:\n%s\nin process:\n%s", vetRoute.stdout, inProcess.stdout)
+	t.Setenv("DEADLINELINT_CACHE", "off") // every route analyses
+	for _, tests := range []string{"-test=true", "-test=false"} {
+		t.Setenv("DEADLINELINT_INPROCESS", "1")
+		inProcess := deadlinelint(t, dir, tests, "-format=json", "./consumer")
+		t.Setenv("DEADLINELINT_INPROCESS", "")
+		for _, route := range cachingRoutes {
+			t.Setenv(route.env, "1")
+			res := deadlinelint(t, dir, tests, "-debug", "-format=json", "./consumer")
+			t.Setenv(route.env, "")
+			if !strings.Contains(res.stderr, route.says) {
+				t.Fatalf("%s=1 did not take its route:\n%s", route.env, res.stderr)
+			}
+			if res.stdout != inProcess.stdout {
+				t.Fatalf("%s %s:\n%s\nin process:\n%s", route.env, tests, res.stdout, inProcess.stdout)
+			}
+		}
 	}
 }
 
@@ -137,7 +158,16 @@ func TestInProcessAndVetRouteAgree(t *testing.T) {
 // under the same key as a full analysis, and replays that output to a later run that names it. A run on the whole module after a run on one of its
 // commands must still report the dependency's findings, not replay that empty result.
 func TestDependencyFirstThenAll(t *testing.T) {
-	t.Setenv("DEADLINELINT_VET", "1")
+	for _, route := range cachingRoutes {
+		t.Run(route.env, func(t *testing.T) {
+			t.Setenv(route.env, "1")
+			t.Setenv("DEADLINELINT_CACHE", t.TempDir())
+			dependencyFirstThenAll(t)
+		})
+	}
+}
+
+func dependencyFirstThenAll(t *testing.T) {
 	dir := cacheModule(t, dropping)
 	if err := os.MkdirAll(filepath.Join(dir, "cmd", "app"), 0o755); err != nil {
 		t.Fatal(err)
@@ -228,26 +258,35 @@ func TestTwinsShareOneAnalysis(t *testing.T) {
 }
 
 // With a cold build cache the command analyses in the process — unless that would take more
-// memory than allowed (DEADLINELINT_MEMORY, in MiB): then through go vet, which compiles
-// first, holds one package at a time, and caches the findings for the next run.
-func TestColdBuildCacheOverMemoryBoundGoesThroughVet(t *testing.T) {
+// memory than allowed (DEADLINELINT_MEMORY, in MiB): then on the package route, whose listing
+// compiles first, which holds one package at a time per CPU, and caches the findings for the
+// next run.
+func TestColdBuildCacheOverMemoryBoundGoesByPackage(t *testing.T) {
 	dir := cacheModule(t, dropping)
 	t.Setenv("GOCACHE", t.TempDir())
+	t.Setenv("DEADLINELINT_CACHE", t.TempDir())
 	t.Setenv("DEADLINELINT_MEMORY", "1")
 	res := deadlinelint(t, dir, "-debug", "./...")
 	res.wantCode(t, 1)
-	if !strings.Contains(res.stderr, "take about") || !strings.Contains(res.stderr, "running go vet") {
-		t.Fatalf("over the memory bound, the command did not go through go vet:\n%s", res.stderr)
+	if !strings.Contains(res.stderr, "take about") || !strings.Contains(res.stderr, "package route: listed") {
+		t.Fatalf("over the memory bound, the command did not take the package route:\n%s", res.stderr)
 	}
 	want := "api/api.go:13:9: store.Load, called in request scope Get"
 	if !strings.Contains(res.stdout, want) {
 		t.Fatalf("want %q in\n%s", want, res.stdout)
 	}
 	t.Setenv("DEADLINELINT_MEMORY", "")
-	t.Setenv("DEADLINELINT_CACHE", "off") // go vet's cache, not the run cache, is what is asked here
+	api := filepath.Join(dir, "api", "api.go")
+	data, err := os.ReadFile(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(api, append(data, "// Edited: the run cache misses.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	again := deadlinelint(t, dir, "-debug", "./...")
-	if !strings.Contains(again.stderr, "running go vet") || again.stdout != res.stdout {
-		t.Fatalf("the second run did not find the build cache warm, or reported otherwise:\n%s%s", again.stdout, again.stderr)
+	if !strings.Contains(again.stderr, "1 packages analysed, 1 from the package cache") || again.stdout != res.stdout {
+		t.Fatalf("the second run did not find the build cache warm and the package cache full, or reported otherwise:\n%s%s", again.stdout, again.stderr)
 	}
 }
 
@@ -274,10 +313,10 @@ func TestRunCache(t *testing.T) {
 	write("api/api_test.go", "package api\n\nimport (\n\t\"context\"\n\n\t\"example.com/cache/fixture\"\n)\n\n//deadlinelint:scope\nfunc handle(ctx context.Context) error { return fixture.Load(ctx) }\n")
 	testFinding := "api/api_test.go:10:49: fixture.Load, called in request scope handle"
 
-	for _, route := range []string{"DEADLINELINT_VET", "DEADLINELINT_MEMORY"} {
+	for _, route := range []string{"DEADLINELINT_VET", "DEADLINELINT_PACKAGES", "DEADLINELINT_MEMORY"} {
 		t.Run(route, func(t *testing.T) {
-			t.Setenv(route, map[string]string{"DEADLINELINT_VET": "1", "DEADLINELINT_MEMORY": "0"}[route])
-			t.Setenv("GOCACHE", t.TempDir()) // cold: in the process unless DEADLINELINT_VET
+			t.Setenv(route, map[string]string{"DEADLINELINT_VET": "1", "DEADLINELINT_PACKAGES": "1", "DEADLINELINT_MEMORY": "0"}[route])
+			t.Setenv("GOCACHE", t.TempDir()) // cold: in the process unless a route is chosen
 			fixture("return fetch(context.Background())")
 			first := deadlinelint(t, dir, "-debug", "./api/...")
 			if strings.Contains(first.stderr, "from the run cache") || !strings.Contains(first.stdout, testFinding) {
@@ -304,30 +343,42 @@ func TestRunCache(t *testing.T) {
 // content than the key's: they are not kept. Here a go command that edits the helper as go
 // vet starts stands in for the editor.
 func TestRunCacheKeepsNothingChangedDuringTheRun(t *testing.T) {
-	t.Setenv("DEADLINELINT_CACHE", t.TempDir())
-	t.Setenv("DEADLINELINT_VET", "1")
-	dir := cacheModule(t, dropping)
-	realGo, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
-	store := filepath.Join(dir, "store", "store.go")
-	wrapper := "#!/bin/sh\nif [ \"$1\" = vet ]; then sed -i 's/fetch(context.Background(), id)/fetch(ctx, id)/' " + store + "; fi\nexec " + realGo + " \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(wrapper), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	during := deadlinelint(t, dir, "-debug", "./...")
-	if !strings.Contains(during.stderr, "not kept in the run cache") {
-		t.Fatalf("a run during which a file changed was kept:\n%s", during.stderr)
-	}
-	t.Setenv("PATH", strings.TrimPrefix(os.Getenv("PATH"), bin+string(os.PathListSeparator)))
-	setHelper(t, dir, dropping)
-	after := deadlinelint(t, dir, "-debug", "./...")
-	after.wantCode(t, 1)
-	if strings.Contains(after.stderr, "from the run cache") || !strings.Contains(after.stdout, "api/api.go:13:9:") {
-		t.Fatalf("back to the content the key was made of:\n%s%s", after.stdout, after.stderr)
+	// The go command the route runs while it analyses: go vet, or the package route's listing
+	// with export data. The files are old: the run's own check of the files, not their recent
+	// time stamps, must tell.
+	for _, route := range []struct{ env, trigger string }{
+		{"DEADLINELINT_VET", `[ "$1" = vet ]`},
+		{"DEADLINELINT_PACKAGES", `echo "$*" | grep -q -- -export`},
+	} {
+		t.Run(route.env, func(t *testing.T) {
+			t.Setenv("DEADLINELINT_CACHE", t.TempDir())
+			t.Setenv(route.env, "1")
+			dir := cacheModule(t, dropping)
+			ageFiles(t, dir)
+			realGo, err := exec.LookPath("go")
+			if err != nil {
+				t.Fatal(err)
+			}
+			bin := t.TempDir()
+			store := filepath.Join(dir, "store", "store.go")
+			wrapper := "#!/bin/sh\nif " + route.trigger + "; then sed -i 's/fetch(context.Background(), id)/fetch(ctx, id)/' " + store + "; fi\nexec " + realGo + " \"$@\"\n"
+			if err := os.WriteFile(filepath.Join(bin, "go"), []byte(wrapper), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			path := os.Getenv("PATH")
+			t.Setenv("PATH", bin+string(os.PathListSeparator)+path)
+			during := deadlinelint(t, dir, "-debug", "./...")
+			if !strings.Contains(during.stderr, "not kept in the run cache") {
+				t.Fatalf("a run during which a file changed was kept:\n%s", during.stderr)
+			}
+			t.Setenv("PATH", path)
+			setHelper(t, dir, dropping)
+			after := deadlinelint(t, dir, "-debug", "./...")
+			after.wantCode(t, 1)
+			if strings.Contains(after.stderr, "from the run cache") || !strings.Contains(after.stdout, "api/api.go:13:9:") {
+				t.Fatalf("back to the content the key was made of:\n%s%s", after.stdout, after.stderr)
+			}
+		})
 	}
 }
 
@@ -347,4 +398,104 @@ func TestRunCacheOffWithOverlay(t *testing.T) {
 	if !strings.Contains(string(out), "no run cache: GOFLAGS has -overlay") {
 		t.Fatalf("an overlay did not turn the run cache off:\n%s", out)
 	}
+}
+
+// ageFiles sets the modification time of every file under dir to an hour ago: the run memo
+// trusts only time stamps older than the run (a file saved within the file system's clock
+// granularity of the run may change again unseen).
+func ageFiles(t *testing.T, dir string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		return os.Chtimes(path, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// editFile writes content to the file under dir, with a time stamp of its own in the past.
+func editFile(t *testing.T, dir, name, content string, age time.Duration) {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	when := time.Now().Add(-age)
+	if err := os.Chtimes(path, when, when); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The run memo answers an unchanged run without listing packages, and after an edit of Go
+// bodies only analyses the changed packages against the last listing — but lists again when a
+// package that another imports changed (its export data is older), when a file is added, and
+// when an import changes; each time with the findings a run without the memo gives.
+func TestRunMemo(t *testing.T) {
+	t.Setenv("DEADLINELINT_CACHE", t.TempDir())
+	t.Setenv("DEADLINELINT_PACKAGES", "1")
+	dir := cacheModule(t, dropping)
+	ageFiles(t, dir)
+	fresh := func(t *testing.T) result {
+		t.Helper()
+		cache := os.Getenv("DEADLINELINT_CACHE")
+		t.Setenv("DEADLINELINT_CACHE", "off")
+		defer t.Setenv("DEADLINELINT_CACHE", cache)
+		return deadlinelint(t, dir, "./...")
+	}
+	step := func(t *testing.T, says string) result {
+		t.Helper()
+		res := deadlinelint(t, dir, "-debug", "./...")
+		if !strings.Contains(res.stderr, says) {
+			t.Fatalf("want %q in\n%s", says, res.stderr)
+		}
+		if want := fresh(t); res.stdout != want.stdout || res.code != want.code {
+			t.Fatalf("with the memo:\n%s\nwithout:\n%s", res.stdout, want.stdout)
+		}
+		return res
+	}
+	step(t, "package route: listed")
+	first := step(t, "no file changed since the last run")
+	if !strings.Contains(first.stdout, "api/api.go:13:9:") || strings.Contains(first.stderr, "package route: listed") {
+		t.Fatalf("unchanged run:\n%s%s", first.stdout, first.stderr)
+	}
+
+	// A body of the package no other imports: analysed again alone, against the listing.
+	api, err := os.ReadFile(filepath.Join(dir, "api", "api.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	editFile(t, dir, "api/api.go", strings.Replace(string(api), "return store.Load(ctx, id)", "return store.Load(context.Background(), id)", 1), 50*time.Minute)
+	edited := step(t, "its listing still holds")
+	if !strings.Contains(edited.stderr, "1 packages analysed") || !strings.Contains(edited.stdout, "api/api.go:13:20: context.Background()") {
+		t.Fatalf("after an edit of api:\n%s%s", edited.stdout, edited.stderr)
+	}
+	editFile(t, dir, "api/api.go", string(api), 40*time.Minute)
+	step(t, "findings from the run cache")
+
+	// A body of the package api imports, which changes its fact: api needs store's export
+	// data, which the listing names as it was: listed again.
+	data, err := os.ReadFile(filepath.Join(dir, "store", "store.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	editFile(t, dir, "store/store.go", strings.Replace(string(data), dropping, passing, 1), 30*time.Minute)
+	fixed := step(t, "listing again: a package another imports changed since it was listed")
+	if strings.Contains(fixed.stdout, "ctxbackground") {
+		t.Fatalf("after the helper stopped dropping its ctx:\n%s", fixed.stdout)
+	}
+
+	// A new file: listed again.
+	editFile(t, dir, "store/extra.go", "package store\n\nimport \"context\"\n\n// Extra drops its ctx.\nfunc Extra(ctx context.Context) error { return fetch(context.TODO(), \"2\") }\n", 20*time.Minute)
+	step(t, "package route: listed")
+
+	// An import added to a file: listed again.
+	editFile(t, dir, "store/extra.go", "package store\n\nimport (\n\t\"context\"\n\t\"errors\"\n)\n\n// Extra drops its ctx.\nfunc Extra(ctx context.Context) error { return errors.Join(fetch(context.TODO(), \"2\")) }\n", 10*time.Minute)
+	step(t, "package route: listed")
 }

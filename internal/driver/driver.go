@@ -105,6 +105,7 @@ type result struct {
 	dir      string // the directory the command ran in: text output is relative to it
 	findings []output.Finding
 	errors   []string
+	listing  []routePackage // the package route's listing, when it ran
 }
 
 func (c *Command) analyse(cfg *config) int {
@@ -187,12 +188,12 @@ func (c *Command) analysePackages(dir string, cfg *config, prog *progress) (*res
 
 	coll := newCollector(res.root)
 	for _, p := range roots {
-		coll.addPackage(p)
+		coll.addFiles(p.Fset, p.Syntax)
 	}
 	for _, act := range graph.Roots {
 		if act.Err == nil {
 			for _, d := range act.Diagnostics {
-				coll.add(act.Package, act.Analyzer.Name, d)
+				coll.add(act.Package.Fset, act.Analyzer.Name, d)
 			}
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/packages"
 
 	"github.com/deadlinelint/deadlinelint/internal/output"
 )
@@ -31,16 +30,15 @@ func newCollector(root string) *collector {
 	return &collector{root: root, generated: make(map[string]bool), seen: make(map[findingKey]bool)}
 }
 
-// addPackage records which of pkg's files are generated.
-func (c *collector) addPackage(pkg *packages.Package) {
-	for _, f := range pkg.Syntax {
-		c.generated[pkg.Fset.File(f.FileStart).Name()] = ast.IsGenerated(f)
+// addFiles records which of the files, parsed in fset, are generated.
+func (c *collector) addFiles(fset *token.FileSet, files []*ast.File) {
+	for _, f := range files {
+		c.generated[fset.File(f.FileStart).Name()] = ast.IsGenerated(f)
 	}
 }
 
-// add records the diagnostic d of rule, reported in pkg.
-func (c *collector) add(pkg *packages.Package, rule string, d analysis.Diagnostic) {
-	fset := pkg.Fset
+// add records the diagnostic d of rule, positioned in fset.
+func (c *collector) add(fset *token.FileSet, rule string, d analysis.Diagnostic) {
 	pos := fset.Position(d.Pos)
 	if !pos.IsValid() || c.isGenerated(pos.Filename) {
 		return
@@ -54,11 +52,6 @@ func (c *collector) add(pkg *packages.Package, rule string, d analysis.Diagnosti
 	if end := fset.Position(d.End); end.IsValid() && end.Filename == pos.Filename {
 		f.End = c.position(end)
 	}
-	key := findingKey{f.Pos.File, f.Pos.Line, f.Pos.Column, rule, d.Message}
-	if c.seen[key] {
-		return
-	}
-	c.seen[key] = true
 	for _, r := range d.Related {
 		if rp := fset.Position(r.Pos); rp.IsValid() {
 			f.Related = append(f.Related, output.Related{Pos: c.position(rp), Message: r.Message})
@@ -69,6 +62,16 @@ func (c *collector) add(pkg *packages.Package, rule string, d analysis.Diagnosti
 			f.Fixes = append(f.Fixes, fix)
 		}
 	}
+	c.addFinding(f)
+}
+
+// addFinding records f unless it was recorded already (by a package's test variant).
+func (c *collector) addFinding(f output.Finding) {
+	key := findingKey{f.Pos.File, f.Pos.Line, f.Pos.Column, f.Rule, f.Message}
+	if c.seen[key] {
+		return
+	}
+	c.seen[key] = true
 	c.findings = append(c.findings, f)
 }
 

@@ -66,14 +66,7 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 	if c.VetTool == "" {
 		return "", "the command's executable is not known"
 	}
-	goenv := os.Getenv("GOENV")
-	if goenv == "" {
-		if cfgDir, err := os.UserConfigDir(); err == nil {
-			goenv = filepath.Join(cfgDir, "go", "env")
-		}
-	}
-	envFile, _ := os.ReadFile(goenv)
-	if strings.Contains(os.Getenv("GOFLAGS"), "-overlay") || bytes.Contains(envFile, []byte("-overlay")) {
+	if overlaid() {
 		// The overlay's files replace the listed ones: an editor linting unsaved buffers.
 		return "", "GOFLAGS has -overlay"
 	}
@@ -86,6 +79,16 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 			return "", err.Error()
 		}
 	}
+	return c.runKeyOf(dir, cfg, listed)
+}
+
+// runKeyOf returns the key of this run with the packages listed (with their tests when the
+// run analyses tests).
+func (c *Command) runKeyOf(dir string, cfg *config, listed []listedPackage) (key, why string) {
+	if c.VetTool == "" || overlaid() {
+		return "", "the command's executable is not known, or GOFLAGS has -overlay"
+	}
+	envFile := goEnvFile()
 	h := sha256.New()
 	fmt.Fprintf(h, "deadlinelint run cache 1\n%s\n%s\n", c.Version, os.Getenv("DEADLINELINT_BENCH_NONCE"))
 	if err := vetmode.HashFile(h, c.VetTool); err != nil {
@@ -151,10 +154,28 @@ func (c *Command) runKey(dir string, cfg *config, listed []listedPackage) (key, 
 	return hex.EncodeToString(h.Sum(nil)), ""
 }
 
-// goList runs go list -e -deps -json=fields on cfg's patterns, with its tags and, when tests,
-// -test, in dir, and decodes the packages it prints.
-func goList[T any](dir string, cfg *config, fields string, tests bool) ([]T, error) {
-	args := []string{"list", "-e", "-deps", "-json=" + fields}
+// goEnvFile returns the content of the go command's own environment file (go env -w).
+func goEnvFile() []byte {
+	goenv := os.Getenv("GOENV")
+	if goenv == "" {
+		if cfgDir, err := os.UserConfigDir(); err == nil {
+			goenv = filepath.Join(cfgDir, "go", "env")
+		}
+	}
+	data, _ := os.ReadFile(goenv)
+	return data
+}
+
+// overlaid reports whether GOFLAGS, in the environment or set with go env -w, has -overlay:
+// files the go command reads instead of those on disk.
+func overlaid() bool {
+	return strings.Contains(os.Getenv("GOFLAGS"), "-overlay") || bytes.Contains(goEnvFile(), []byte("-overlay"))
+}
+
+// goList runs go list -e -deps -json=fields on cfg's patterns, with its tags, the flags and,
+// when tests, -test, in dir, and decodes the packages it prints.
+func goList[T any](dir string, cfg *config, fields string, tests bool, flags ...string) ([]T, error) {
+	args := append([]string{"list", "-e", "-deps", "-json=" + fields}, flags...)
 	if tests {
 		args = append(args, "-test")
 	}

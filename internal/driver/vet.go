@@ -3,13 +3,16 @@ package driver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,6 +68,13 @@ func (c *Command) vetArgs(cfg *config) []string {
 //
 // A run whose findings the run cache keeps (runcache.go) is answered from it.
 func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*result, error) {
+	start := time.Now()
+	memoName := c.memoFile(dir, cfg)
+	if memo := readMemo(memoName); memo != nil {
+		if res, ok := c.fromMemo(dir, cfg, prog, memoName, memo, start); ok {
+			return res, nil
+		}
+	}
 	plan := c.planVet(dir, cfg)
 	if plan.named == nil {
 		c.debugf(cfg, "analysing in the process: %s", plan.why)
@@ -79,28 +89,114 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 	if key == "" {
 		c.debugf(cfg, "no run cache: %s", why)
 	}
+	roots, dirs := memoRoots(plan.listed)
+	before, walkErr := walkFiles(roots, dirs)
 	if findings, ok := cachedRun(key); ok {
 		c.debugf(cfg, "findings from the run cache (key %s, %v)", key[:12], time.Since(t0).Round(time.Millisecond))
+		if walkErr == nil {
+			c.remember(memoName, &runMemo{Roots: roots, Dirs: dirs, Files: before, RunKey: key}, nil, start)
+		}
 		return &result{root: findRoot(dir), dir: dir, findings: findings}, nil
 	}
 	res, err := c.analyseOnRoute(dir, cfg, prog, plan)
 	if err == nil && len(res.errors) == 0 && key != "" {
 		// Kept only if nothing the key covers changed while the run analysed (a file saved,
-		// a branch checked out): its findings may be of other content than the key's.
-		if after, _ := c.runKey(dir, cfg, nil); after == key {
-			keepRun(key, res.findings)
-		} else {
-			c.debugf(cfg, "not kept in the run cache: the files changed during the run")
+		// a branch checked out): its findings may be of other content than the key's. The
+		// files' time stamps say so when none is newer than the run; else the key is made
+		// again.
+		memo := &runMemo{Roots: roots, Dirs: dirs, Files: before, RunKey: key, Listing: res.listing}
+		switch {
+		case walkErr == nil && !racy(before, start):
+			if c.remember(memoName, memo, nil, start) {
+				keepRun(key, res.findings)
+			} else {
+				c.debugf(cfg, "not kept in the run cache: the files changed during the run")
+			}
+		default:
+			if after, _ := c.runKey(dir, cfg, nil); after == key {
+				keepRun(key, res.findings)
+			} else {
+				c.debugf(cfg, "not kept in the run cache: the files changed during the run")
+			}
 		}
 	}
 	return res, err
+}
+
+// remember writes the memo m of a run that began at start, and reports whether the files are
+// as m records them; nothing is written when they changed since, or when a file was modified
+// too near start (the run's findings may then be of other content).
+// prev are the files of the memo before, whose headers are kept where a file did not change.
+func (c *Command) remember(name string, m *runMemo, prev map[string]fileState, start time.Time) bool {
+	if racy(m.Files, start) {
+		return false
+	}
+	after, err := walkFiles(m.Roots, m.Dirs)
+	if err != nil || !maps.Equal(m.Files, after) {
+		return false
+	}
+	if name != "" {
+		m.Files = withHeaders(m.Files, prev)
+		writeMemo(name, m)
+	}
+	return true
+}
+
+// fromMemo answers the run from what the memo of the last run says, without listing packages,
+// when it can: nothing changed (the run cache's findings), or only bodies of Go files changed
+// and the last run took the package route (its listing, with the changed packages analysed
+// again). ok is false when the run must list.
+func (c *Command) fromMemo(dir string, cfg *config, prog *progress, name string, memo *runMemo, start time.Time) (res *result, ok bool) {
+	files, err := walkFiles(memo.Roots, memo.Dirs)
+	if err != nil {
+		return nil, false
+	}
+	changed, onlyEdits := changedFiles(memo.Files, files)
+	if onlyEdits && len(changed) == 0 {
+		if findings, ok := cachedRun(memo.RunKey); ok {
+			c.debugf(cfg, "findings from the run cache: no file changed since the last run (%v)", time.Since(start).Round(time.Millisecond))
+			return &result{root: findRoot(dir), dir: dir, findings: findings}, true
+		}
+		return nil, false
+	}
+	if !onlyEdits || memo.Listing == nil || os.Getenv("DEADLINELINT_VET") != "" || os.Getenv("DEADLINELINT_INPROCESS") != "" {
+		return nil, false
+	}
+	ids, ok := packagesOfFiles(memo.Listing, changed, memo.Files)
+	if !ok {
+		return nil, false
+	}
+	c.debugf(cfg, "%d files changed since the last run, in %d packages: its listing still holds", len(changed), len(ids))
+	stale := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(memo.Stale), ids...))))
+	listed := make([]listedPackage, len(memo.Listing))
+	for i := range memo.Listing {
+		listed[i] = memo.Listing[i].listedPackage
+	}
+	key, _ := c.runKeyOf(dir, cfg, listed)
+	next := &runMemo{Roots: memo.Roots, Dirs: memo.Dirs, Files: files, RunKey: key, Listing: memo.Listing, Stale: stale}
+	if findings, ok := cachedRun(key); ok {
+		c.debugf(cfg, "findings from the run cache (key %s)", key[:12])
+		c.remember(name, next, memo.Files, start)
+		return &result{root: findRoot(dir), dir: dir, findings: findings}, true
+	}
+	res, err = c.analyseByPackage(dir, cfg, prog, namedIn(memo.Listing), memo.Listing, stale)
+	if err != nil {
+		c.debugf(cfg, "listing again: %v", err)
+		return nil, false
+	}
+	// The listing is the memo's: the files the run read are those the walk found before it,
+	// if none changed since (and none too near the run for its time stamp to say so).
+	if len(res.errors) == 0 && key != "" && c.remember(name, next, memo.Files, start) {
+		keepRun(key, res.findings)
+	}
+	return res, true
 }
 
 // analyseOnRoute analyses the packages of plan in the process or through go vet, as the build
 // cache and the memory the process would need decide.
 func (c *Command) analyseOnRoute(dir string, cfg *config, prog *progress, plan vetPlan) (*result, error) {
 	named, cold, sources := plan.named, plan.cold, plan.sources
-	if cold != "" && os.Getenv("DEADLINELINT_VET") == "" {
+	if cold != "" && os.Getenv("DEADLINELINT_VET") == "" && os.Getenv("DEADLINELINT_PACKAGES") == "" {
 		need, bound := plan.need, memoryBound()
 		if need <= bound {
 			c.debugf(cfg, "analysing in the process: %s", cold)
@@ -108,6 +204,20 @@ func (c *Command) analyseOnRoute(dir string, cfg *config, prog *progress, plan v
 			return c.analysePackages(dir, cfg, prog)
 		}
 		c.debugf(cfg, "%s, but in the process their %d MB of source would take about %d MiB (more than %d MiB): through go vet, which compiles them first", cold, sources/1e6, need>>20, bound>>20)
+	}
+	if os.Getenv("DEADLINELINT_VET") == "" && !overlaid() { // go vet reads an overlay's files
+		listed, err := c.listByPackage(dir, cfg)
+		var res *result
+		if err == nil {
+			res, err = c.analyseByPackage(dir, cfg, prog, plan.named, listed, nil)
+		}
+		var off *errNotOnRoute
+		if !errors.As(err, &off) {
+			return res, err
+		}
+		c.debugf(cfg, "analysing in the process: %v", off)
+		cfg.whole = true
+		return c.analysePackages(dir, cfg, prog)
 	}
 	res := &result{root: findRoot(dir), dir: dir}
 	prog.setStage("analysing (go vet)")
@@ -374,11 +484,6 @@ func (c *collector) addVet(rule string, d vetDiagnostic, files map[string][]byte
 	if hasEnd {
 		f.End.Line, f.End.Column = endLine, endCol
 	}
-	key := findingKey{f.Pos.File, f.Pos.Line, f.Pos.Column, rule, d.Message}
-	if c.seen[key] {
-		return
-	}
-	c.seen[key] = true
 	for _, r := range d.Related {
 		if rp, ok := parsePosn(r.Posn); ok {
 			f.Related = append(f.Related, output.Related{
@@ -412,7 +517,7 @@ func (c *collector) addVet(rule string, d vetDiagnostic, files map[string][]byte
 			f.Fixes = append(f.Fixes, fix)
 		}
 	}
-	c.findings = append(c.findings, f)
+	c.addFinding(f)
 }
 
 // posn is a parsed "file:line:col".
