@@ -499,3 +499,43 @@ func TestRunMemo(t *testing.T) {
 	editFile(t, dir, "store/extra.go", "package store\n\nimport (\n\t\"context\"\n\t\"errors\"\n)\n\n// Extra drops its ctx.\nfunc Extra(ctx context.Context) error { return errors.Join(fetch(context.TODO(), \"2\")) }\n", 10*time.Minute)
 	step(t, "package route: listed")
 }
+
+// A file modified as the run begins may change again within the same time stamp, with the same
+// size: the memo compares such a file by content.
+func TestRunMemoRacyFiles(t *testing.T) {
+	t.Setenv("DEADLINELINT_CACHE", t.TempDir())
+	t.Setenv("DEADLINELINT_PACKAGES", "1")
+	dir := cacheModule(t, dropping) // written now: every file is racy
+	first := deadlinelint(t, dir, "-debug", "./...")
+	first.wantCode(t, 1)
+	again := deadlinelint(t, dir, "-debug", "./...")
+	if !strings.Contains(again.stderr, "no file changed since the last run") || again.stdout != first.stdout {
+		t.Fatalf("an unchanged run of fresh files was not answered by the memo:\n%s%s", again.stdout, again.stderr)
+	}
+	// The same size and time, another content: the helper passes its ctx now.
+	store := filepath.Join(dir, "store", "store.go")
+	fi, err := os.Stat(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pad := strings.Repeat(" ", len("context.Background()")-len("ctx/**/"))
+	same := strings.Replace(string(data), "fetch(context.Background(), id)", "fetch(ctx/*"+pad+"*/, id)", 1)
+	if len(same) != len(data) || same == string(data) {
+		t.Fatal("the edit must keep the size")
+	}
+	if err := os.WriteFile(store, []byte(same), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(store, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	edited := deadlinelint(t, dir, "-debug", "./...")
+	edited.wantCode(t, 0)
+	if strings.Contains(edited.stdout, "ctxbackground") || strings.Contains(edited.stderr, "no file changed") {
+		t.Fatalf("a same-size edit within the same time stamp was not seen:\n%s%s", edited.stdout, edited.stderr)
+	}
+}

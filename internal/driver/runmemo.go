@@ -37,14 +37,16 @@ import (
 //     package imports it) was changed since: the listing is made again;
 //   - anything else (a file added or removed, go.mod, cgo): the run lists as it would have.
 //
-// A memo is written only when no file it records was modified less than memoSlack before the
-// run began (the file system's clock may be coarse: such a file may change again within the same
-// time stamp, as git's index treats "racily clean" entries) and the files are as they were after
-// the run. The standard library and the module cache are immutable to the go command; a new go
-// command or GOROOT changes the key.
+// A file modified less than memoSlack before the run began may change again within the same
+// time stamp (file system clocks are coarse: a few milliseconds, a second or two on some): its
+// content is hashed when the run walks the files and compared by content after it and by the next
+// run, as git's index treats "racily clean" entries. The files are walked before the packages are
+// listed, and again after the run: a memo is written only when nothing changed between. The
+// standard library and the module cache are immutable to the go command; a new go command or
+// GOROOT changes the key.
 
 // memoSlack is how long before a run a file must have been modified last for the memo to trust
-// its time stamp.
+// its time stamp alone.
 const memoSlack = 2 * time.Second
 
 // A runMemo is what a run leaves for the next one.
@@ -57,11 +59,13 @@ type runMemo struct {
 	Stale   []string       // packages of Listing changed since it was made: their export data is older
 }
 
-// A fileState is what the memo keeps of one file: size and modification time, and for a Go
-// file the hash of its header (build constraints, package clause, imports).
+// A fileState is what the memo keeps of one file: size and modification time, the hash of its
+// content when that time was too near the run to trust (racy), and for a Go file the hash of
+// its header (build constraints, package clause, imports).
 type fileState struct {
 	Size   int64
 	Mtime  int64
+	Hash   string `json:",omitempty"`
 	Header string `json:",omitempty"`
 }
 
@@ -206,7 +210,8 @@ func walkFiles(roots, dirs []string) (map[string]fileState, error) {
 			}
 			if d.IsDir() {
 				name := d.Name()
-				if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "vendor") {
+				// vendor is walked: go ./... leaves it out, but its packages are built.
+				if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
 					return filepath.SkipDir
 				}
 				if path != root {
@@ -235,12 +240,6 @@ func walkFiles(roots, dirs []string) (map[string]fileState, error) {
 					return nil, err
 				}
 			}
-		}
-	}
-	for _, root := range roots {
-		v := filepath.Join(root, "vendor", "modules.txt")
-		if fi, err := os.Stat(v); err == nil {
-			files[v] = fileState{Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}
 		}
 	}
 	return files, nil
@@ -275,6 +274,18 @@ func header(path string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// hashRacy sets the content hash of every file of files modified less than memoSlack before
+// start.
+func hashRacy(files map[string]fileState, start time.Time) {
+	limit := start.Add(-memoSlack).UnixNano()
+	for path, st := range files {
+		if st.Size >= 0 && st.Mtime >= limit {
+			st.Hash = contentHash(path)
+			files[path] = st
+		}
+	}
+}
+
 // racy reports whether a file of files was modified less than memoSlack before start.
 func racy(files map[string]fileState, start time.Time) bool {
 	limit := start.Add(-memoSlack).UnixNano()
@@ -286,8 +297,36 @@ func racy(files map[string]fileState, start time.Time) bool {
 	return false
 }
 
-// changedFiles compares the files now with the memo's: it returns the files whose size or
-// time changed, and whether that is all (no file or directory added or removed).
+func contentHash(path string) string {
+	h := sha256.New()
+	if vetmode.HashFile(h, path) != nil {
+		return "unreadable"
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// unchanged reports whether the file at path, in state now, is as old records it: the same
+// size and time, and the same content where old's time was too near its run to trust.
+func unchanged(path string, old, now fileState) bool {
+	return old.Size == now.Size && old.Mtime == now.Mtime && (old.Hash == "" || contentHash(path) == old.Hash)
+}
+
+// sameFiles reports whether the files now are those old records.
+func sameFiles(old, now map[string]fileState) bool {
+	if len(old) != len(now) {
+		return false
+	}
+	for path, st := range now {
+		o, ok := old[path]
+		if !ok || !unchanged(path, o, st) {
+			return false
+		}
+	}
+	return true
+}
+
+// changedFiles compares the files now with the memo's: it returns the files that changed, and
+// whether that is all (no file or directory added or removed).
 func changedFiles(memo, now map[string]fileState) (changed []string, onlyEdits bool) {
 	if len(memo) != len(now) {
 		return nil, false
@@ -297,12 +336,24 @@ func changedFiles(memo, now map[string]fileState) (changed []string, onlyEdits b
 		switch {
 		case !ok:
 			return nil, false
-		case old.Size != st.Size || old.Mtime != st.Mtime:
+		case !unchanged(path, old, st):
 			changed = append(changed, path)
 		}
 	}
 	slices.Sort(changed)
 	return changed, true
+}
+
+// moduleRoot returns the directory of the go.mod file dir is in, or "".
+func moduleRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && !fi.IsDir() {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
 
 // withHeaders returns files with the header of each Go file: the memo's where the file did not
@@ -311,7 +362,7 @@ func withHeaders(files map[string]fileState, memo map[string]fileState) map[stri
 	out := make(map[string]fileState, len(files))
 	for path, st := range files {
 		if strings.HasSuffix(path, ".go") {
-			if old, ok := memo[path]; ok && old.Size == st.Size && old.Mtime == st.Mtime && old.Header != "" {
+			if old, ok := memo[path]; ok && old.Size == st.Size && old.Mtime == st.Mtime && old.Hash == st.Hash && old.Header != "" {
 				st.Header = old.Header
 			} else {
 				st.Header = header(path)

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -70,10 +69,18 @@ func (c *Command) vetArgs(cfg *config) []string {
 func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*result, error) {
 	start := time.Now()
 	memoName := c.memoFile(dir, cfg)
+	// The user's files, walked before anything is listed: the trees the last run walked, or
+	// the module dir is in.
+	preRoots, preDirs := []string{moduleRoot(dir)}, []string(nil)
 	if memo := readMemo(memoName); memo != nil {
 		if res, ok := c.fromMemo(dir, cfg, prog, memoName, memo, start); ok {
 			return res, nil
 		}
+		preRoots, preDirs = memo.Roots, memo.Dirs
+	}
+	pre, preErr := walkFiles(preRoots, preDirs)
+	if preErr == nil {
+		hashRacy(pre, start)
 	}
 	plan := c.planVet(dir, cfg)
 	if plan.named == nil {
@@ -89,12 +96,22 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 	if key == "" {
 		c.debugf(cfg, "no run cache: %s", why)
 	}
+	// The memo records the files as they were before the listing: whatever changed after is a
+	// difference after the run. When the listing reads other trees than those walked (a first
+	// run in a workspace, a new replace directive), they are walked now, and a file modified too
+	// near the run leaves no memo.
 	roots, dirs := memoRoots(plan.listed)
-	before, walkErr := walkFiles(roots, dirs)
+	before, walkErr := pre, preErr
+	if !slices.Equal(roots, preRoots) || !slices.Equal(dirs, preDirs) {
+		before, walkErr = walkFiles(roots, dirs)
+		if walkErr == nil && racy(before, start) {
+			walkErr = fmt.Errorf("a file was modified as the run began")
+		}
+	}
 	if findings, ok := cachedRun(key); ok {
 		c.debugf(cfg, "findings from the run cache (key %s, %v)", key[:12], time.Since(t0).Round(time.Millisecond))
 		if walkErr == nil {
-			c.remember(memoName, &runMemo{Roots: roots, Dirs: dirs, Files: before, RunKey: key}, nil, start)
+			c.remember(memoName, &runMemo{Roots: roots, Dirs: dirs, Files: before, RunKey: key}, nil)
 		}
 		return &result{root: findRoot(dir), dir: dir, findings: findings}, nil
 	}
@@ -102,37 +119,29 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 	if err == nil && len(res.errors) == 0 && key != "" {
 		// Kept only if nothing the key covers changed while the run analysed (a file saved,
 		// a branch checked out): its findings may be of other content than the key's. The
-		// files' time stamps say so when none is newer than the run; else the key is made
-		// again.
+		// walk of the files says so; without one, the key is made again.
 		memo := &runMemo{Roots: roots, Dirs: dirs, Files: before, RunKey: key, Listing: res.listing}
-		switch {
-		case walkErr == nil && !racy(before, start):
-			if c.remember(memoName, memo, nil, start) {
-				keepRun(key, res.findings)
-			} else {
-				c.debugf(cfg, "not kept in the run cache: the files changed during the run")
-			}
-		default:
-			if after, _ := c.runKey(dir, cfg, nil); after == key {
-				keepRun(key, res.findings)
-			} else {
-				c.debugf(cfg, "not kept in the run cache: the files changed during the run")
-			}
+		kept := false
+		if walkErr == nil {
+			kept = c.remember(memoName, memo, nil)
+		} else if after, _ := c.runKey(dir, cfg, nil); after == key {
+			kept = true
+		}
+		if kept {
+			keepRun(key, res.findings)
+		} else {
+			c.debugf(cfg, "not kept in the run cache: the files changed during the run")
 		}
 	}
 	return res, err
 }
 
-// remember writes the memo m of a run that began at start, and reports whether the files are
-// as m records them; nothing is written when they changed since, or when a file was modified
-// too near start (the run's findings may then be of other content).
-// prev are the files of the memo before, whose headers are kept where a file did not change.
-func (c *Command) remember(name string, m *runMemo, prev map[string]fileState, start time.Time) bool {
-	if racy(m.Files, start) {
-		return false
-	}
+// remember writes the memo m, and reports whether the files are as m records them: nothing is
+// written when they changed since. prev are the files of the memo before, whose headers are kept
+// where a file did not change.
+func (c *Command) remember(name string, m *runMemo, prev map[string]fileState) bool {
 	after, err := walkFiles(m.Roots, m.Dirs)
-	if err != nil || !maps.Equal(m.Files, after) {
+	if err != nil || !sameFiles(m.Files, after) {
 		return false
 	}
 	if name != "" {
@@ -151,6 +160,7 @@ func (c *Command) fromMemo(dir string, cfg *config, prog *progress, name string,
 	if err != nil {
 		return nil, false
 	}
+	hashRacy(files, start)
 	changed, onlyEdits := changedFiles(memo.Files, files)
 	if onlyEdits && len(changed) == 0 {
 		if findings, ok := cachedRun(memo.RunKey); ok {
@@ -176,7 +186,7 @@ func (c *Command) fromMemo(dir string, cfg *config, prog *progress, name string,
 	next := &runMemo{Roots: memo.Roots, Dirs: memo.Dirs, Files: files, RunKey: key, Listing: memo.Listing, Stale: stale}
 	if findings, ok := cachedRun(key); ok {
 		c.debugf(cfg, "findings from the run cache (key %s)", key[:12])
-		c.remember(name, next, memo.Files, start)
+		c.remember(name, next, memo.Files)
 		return &result{root: findRoot(dir), dir: dir, findings: findings}, true
 	}
 	res, err = c.analyseByPackage(dir, cfg, prog, namedIn(memo.Listing), memo.Listing, stale)
@@ -186,7 +196,7 @@ func (c *Command) fromMemo(dir string, cfg *config, prog *progress, name string,
 	}
 	// The listing is the memo's: the files the run read are those the walk found before it,
 	// if none changed since (and none too near the run for its time stamp to say so).
-	if len(res.errors) == 0 && key != "" && c.remember(name, next, memo.Files, start) {
+	if len(res.errors) == 0 && key != "" && c.remember(name, next, memo.Files) {
 		keepRun(key, res.findings)
 	}
 	return res, true
