@@ -115,7 +115,7 @@ func (r *report) targets(b *strings.Builder) {
 			lines = append(lines, check("grpc: (CPU time in the process c3 ≤ 1.1 × b)", c3.cpu.Seconds(), bb.cpu.Seconds(), 1.1))
 		}
 		if c0, ok := res.stats["c0"]; ok && c0.runs > 0 && bb.runs > 0 {
-			lines = append(lines, fmt.Sprintf("%s: go vet's protocol floor (c0), no analysis at all, is %.2f× b in CPU time: what (c) pays through go vet before analysing anything", res.corpus.name, c0.cpu.Seconds()/bb.cpu.Seconds()))
+			lines = append(lines, fmt.Sprintf("%s: go vet's protocol floor (c0), no analysis at all, is %.2f× b in CPU time: what the go vet route (cv) pays before analysing anything", res.corpus.name, c0.cpu.Seconds()/bb.cpu.Seconds()))
 		}
 		switch res.corpus.name {
 		case "std":

@@ -65,7 +65,7 @@ func buildTools(ctx context.Context, root, bin, corpusDir string, floorMode stri
 			warn("building deadlinelint: %v; row (c) left out", err)
 		} else {
 			// The command's run cache (runcache.go) of the benchmark's own: (c1) is answered by
-			// it, (c1v) by go vet's cache with it off.
+			// it and the run memo, (c2) by its package cache.
 			runs := "DEADLINELINT_CACHE=" + filepath.Join(bin, "runs")
 			// (c3) runs right after (b), the row its target compares it with: measured after
 			// the go vet rows, whose hundreds of processes leave a shared machine slower for a

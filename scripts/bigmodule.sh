@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# bigmodule.sh — time and peak RSS of deadlinelint on one large module, in the process and
-# through go vet (first run, unchanged re-run, one leaf file edited), with go vet's own suite as
-# the anchor; checks that every route prints the same findings.
+# bigmodule.sh — time and peak RSS of deadlinelint on one large module, in the process and on
+# the standalone command's route (first run, unchanged re-run, one leaf file edited); checks
+# that every run prints the in-process route's findings.
 #
-#   scripts/bigmodule.sh [--cold] DIR [LEAF_FILE]
+#   scripts/bigmodule.sh [--cold | --vet] DIR [LEAF_FILE]
+#
+# The route is the package route (docs/driver.md) on a warm build cache; with --vet, go vet's
+# route (DEADLINELINT_VET=1), with go vet's own suite (first run and re-run) as the anchor.
 #
 # With --cold, the build cache starts empty (a temporary GOCACHE) and the command chooses its
 # route as it would for a user — a first checkout, a CI runner without a restored cache: it
@@ -17,12 +20,12 @@
 # time (/usr/bin/time). The build cache is warmed first with go build ./..., which is timed too.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-cold=
-if [ "${1:-}" = --cold ]; then
-	cold=1
-	shift
-fi
-dir=${1:?usage: scripts/bigmodule.sh [--cold] DIR [LEAF_FILE]}
+cold= vet=
+case "${1:-}" in
+--cold) cold=1 && shift ;;
+--vet) vet=1 && shift ;;
+esac
+dir=${1:?usage: scripts/bigmodule.sh [--cold | --vet] DIR [LEAF_FILE]}
 leaf=${2:-}
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
@@ -36,15 +39,16 @@ timed() { # name, command...
 	/usr/bin/time -f "$fmt" -o "$work/time" "$@" >"$work/$(echo "$name" | tr -c 'a-z0-9\n' '-').out" 2>"$work/err" || true
 	cat "$work/time"
 }
-# again: the unchanged re-run, the leaf edit, and the check that every run through go vet
+# again: the unchanged re-run, the leaf edit, and the check that every run on the route
 # printed the in-process route's findings.
 again() {
-	timed "through go vet re-run" "$work/deadlinelint" -test=false ./...
+	timed "route re-run" "$work/deadlinelint" -test=false ./...
 	if [ -n "$leaf" ]; then
 		echo "// bigmodule.sh edit" >>"$leaf"
-		timed "through go vet after one leaf edit" "$work/deadlinelint" -test=false ./...
+		timed "route after one leaf edit" "$work/deadlinelint" -debug -test=false ./...
+		grep -h "deadlinelint: " "$work/err" || true
 	fi
-	for f in "$work"/through-go-vet*.out; do
+	for f in "$work"/route*.out; do
 		if cmp -s "$work/in-the-process.out" "$f"; then echo "same findings: $(basename "$f")"; else echo "DIFFERENT findings: $(basename "$f")"; exit 1; fi
 	done
 }
@@ -52,15 +56,20 @@ timed "in the process" env DEADLINELINT_INPROCESS=1 "$work/deadlinelint" -test=f
 export DEADLINELINT_CACHE=$work/runs
 if [ -n "$cold" ]; then
 	export GOCACHE=$work/gocache
-	timed "through go vet first run, cold build cache" "$work/deadlinelint" -debug -test=false ./...
+	timed "route first run, cold build cache" "$work/deadlinelint" -debug -test=false ./...
 	grep -h "deadlinelint: " "$work/err" || true
 	again
 	exit 0
 fi
 timed "go build (warms the build cache)" go build ./...
-timed "go vet suite first run" go vet ./...
-timed "go vet suite re-run" go vet ./...
-# go vet's own cache, not the command's run cache, answers the re-run here.
-export DEADLINELINT_BENCH_NONCE=bigmodule$$ DEADLINELINT_VET=1 DEADLINELINT_CACHE=off
-timed "through go vet first run" "$work/deadlinelint" -test=false ./...
+export DEADLINELINT_BENCH_NONCE=bigmodule$$
+if [ -n "$vet" ]; then
+	timed "go vet suite first run" go vet ./...
+	timed "go vet suite re-run" go vet ./...
+	export DEADLINELINT_VET=1
+else
+	export DEADLINELINT_PACKAGES=1
+fi
+timed "route first run" "$work/deadlinelint" -debug -test=false ./...
+grep -h "deadlinelint: " "$work/err" || true
 again
