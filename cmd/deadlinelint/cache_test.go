@@ -93,20 +93,42 @@ var cachingRoutes = []struct{ env, says string }{
 func TestCacheFollowsDependencyFacts(t *testing.T) {
 	for _, route := range cachingRoutes {
 		t.Run(route.env, func(t *testing.T) {
-			t.Setenv(route.env, "1")              // even if the build cache is cold
-			t.Setenv("DEADLINELINT_CACHE", "off") // the route's cache, not the run cache, is what is asked here
+			t.Setenv(route.env, "1") // even if the build cache is cold
+			// The route's cache, not the run cache or the memo, is what is asked here: go vet's
+			// lives in the build cache, the package route's in pkgs, which each run keeps.
+			cache := t.TempDir()
+			t.Setenv("DEADLINELINT_CACHE", cache)
 			dir := cacheModule(t, dropping)
+			run := func(t *testing.T, says string) result {
+				t.Helper()
+				entries, err := os.ReadDir(cache)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range entries {
+					if e.Name() != "pkgs" {
+						if err := os.RemoveAll(filepath.Join(cache, e.Name())); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				res := deadlinelint(t, dir, "-debug", "./...")
+				if !strings.Contains(res.stderr, route.says) {
+					t.Fatalf("the standalone command did not take the route:\n%s", res.stderr)
+				}
+				if route.env == "DEADLINELINT_PACKAGES" && !strings.Contains(res.stderr, says) {
+					t.Fatalf("want %q in\n%s", says, res.stderr)
+				}
+				return res
+			}
 			want := "api/api.go:13:9: store.Load, called in request scope Get, works with context.Background(); pass ctx down (ctxbackground)"
 
-			first := deadlinelint(t, dir, "-debug", "./...")
+			first := run(t, "2 packages analysed, 0 from the package cache")
 			first.wantCode(t, 1)
-			if !strings.Contains(first.stderr, route.says) {
-				t.Fatalf("the standalone command did not take the route:\n%s", first.stderr)
-			}
 			if !strings.Contains(first.stdout, want) {
 				t.Fatalf("first run: want %q in\n%s", want, first.stdout)
 			}
-			again := deadlinelint(t, dir, "./...")
+			again := run(t, "0 packages analysed, 2 from the package cache")
 			if again.stdout != first.stdout || again.code != first.code {
 				t.Fatalf("an unchanged module gave other findings from the cache:\n%s\nthen\n%s", first.stdout, again.stdout)
 			}
@@ -114,7 +136,7 @@ func TestCacheFollowsDependencyFacts(t *testing.T) {
 			// The helper now passes its ctx on: its fact changes, and so must the handler's findings,
 			// although api/api.go did not change.
 			setHelper(t, dir, passing)
-			fixed := deadlinelint(t, dir, "./...")
+			fixed := run(t, "2 packages analysed, 0 from the package cache")
 			fixed.wantCode(t, 0)
 			if strings.Contains(fixed.stdout, "ctxbackground") {
 				t.Fatalf("after the helper stopped dropping the ctx, the cache still reports:\n%s", fixed.stdout)
@@ -122,7 +144,7 @@ func TestCacheFollowsDependencyFacts(t *testing.T) {
 
 			// And back: the cached findings of the first state are right again.
 			setHelper(t, dir, dropping)
-			back := deadlinelint(t, dir, "./...")
+			back := run(t, "0 packages analysed, 2 from the package cache")
 			back.wantCode(t, 1)
 			if back.stdout != first.stdout {
 				t.Fatalf("back to the first body: got\n%s\nwant\n%s", back.stdout, first.stdout)
@@ -193,11 +215,14 @@ func dependencyFirstThenAll(t *testing.T) {
 	}
 }
 
-// With a build cache that lacks the compiled packages go vet needs, the command analyses in the
-// process rather than have go vet compile everything first.
+// With a build cache that lacks the compiled packages the cached routes need, the command
+// analyses in the process rather than compile everything first — the first time: when it ran
+// here before (its run memo), runs are being repeated, and it takes the package route, which
+// compiles once and answers each later edit from its caches.
 func TestColdBuildCacheAnalysesInProcess(t *testing.T) {
 	dir := cacheModule(t, dropping)
 	t.Setenv("GOCACHE", t.TempDir())
+	t.Setenv("DEADLINELINT_CACHE", t.TempDir())
 	res := deadlinelint(t, dir, "-debug", "./...")
 	res.wantCode(t, 1)
 	if !strings.Contains(res.stderr, "analysing in the process: the build cache lacks") {
@@ -205,6 +230,18 @@ func TestColdBuildCacheAnalysesInProcess(t *testing.T) {
 	}
 	if !strings.Contains(res.stdout, "api/api.go:13:9: store.Load, called in request scope Get") {
 		t.Fatalf("finding missing:\n%s", res.stdout)
+	}
+	api := filepath.Join(dir, "api", "api.go")
+	data, err := os.ReadFile(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(api, append(data, "// Edited.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again := deadlinelint(t, dir, "-debug", "./...")
+	if !strings.Contains(again.stderr, "the command ran here before: on the package route") || again.stdout != res.stdout {
+		t.Fatalf("a repeated run on a cold build cache:\n%s%s", again.stdout, again.stderr)
 	}
 }
 

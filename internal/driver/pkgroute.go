@@ -785,10 +785,17 @@ func pkgCacheDir() string {
 	if runs == "" {
 		return ""
 	}
+	return cacheSibling(runs, "pkgs")
+}
+
+// cacheSibling returns the directory of the cache name beside the run cache runs: in the
+// user's cache directory deadlinelint/name beside deadlinelint/runs, in DEADLINELINT_CACHE a
+// subdirectory.
+func cacheSibling(runs, name string) string {
 	if os.Getenv("DEADLINELINT_CACHE") != "" {
-		return filepath.Join(runs, "pkgs")
+		return filepath.Join(runs, name)
 	}
-	return filepath.Join(filepath.Dir(runs), "pkgs")
+	return filepath.Join(filepath.Dir(runs), name)
 }
 
 // cached returns the result the package cache keeps under key.

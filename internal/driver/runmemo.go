@@ -103,7 +103,7 @@ func (c *Command) memoFile(dir string, cfg *config) string {
 			break
 		}
 	}
-	return filepath.Join(filepath.Dir(cache), "memo", hex.EncodeToString(h.Sum(nil))+".json")
+	return filepath.Join(cacheSibling(cache, "memo"), hex.EncodeToString(h.Sum(nil))+".json")
 }
 
 // statLine returns a file's size and modification time, or "-" when it does not exist.

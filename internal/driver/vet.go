@@ -72,7 +72,8 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 	// The user's files, walked before anything is listed: the trees the last run walked, or
 	// the module dir is in.
 	preRoots, preDirs := []string{moduleRoot(dir)}, []string(nil)
-	if memo := readMemo(memoName); memo != nil {
+	memo := readMemo(memoName)
+	if memo != nil {
 		if res, ok := c.fromMemo(dir, cfg, prog, memoName, memo, start); ok {
 			return res, nil
 		}
@@ -83,6 +84,7 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 		hashRacy(pre, start)
 	}
 	plan := c.planVet(dir, cfg)
+	plan.again = memo != nil
 	if plan.named == nil {
 		c.debugf(cfg, "analysing in the process: %s", plan.why)
 		cfg.whole = true
@@ -120,10 +122,10 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 		// Kept only if nothing the key covers changed while the run analysed (a file saved,
 		// a branch checked out): its findings may be of other content than the key's. The
 		// walk of the files says so; without one, the key is made again.
-		memo := &runMemo{Roots: roots, Dirs: dirs, Files: before, RunKey: key, Listing: res.listing}
+		next := &runMemo{Roots: roots, Dirs: dirs, Files: before, RunKey: key, Listing: res.listing}
 		kept := false
 		if walkErr == nil {
-			kept = c.remember(memoName, memo, nil)
+			kept = c.remember(memoName, next, nil)
 		} else if after, _ := c.runKey(dir, cfg, nil); after == key {
 			kept = true
 		}
@@ -208,12 +210,19 @@ func (c *Command) analyseOnRoute(dir string, cfg *config, prog *progress, plan v
 	named, cold, sources := plan.named, plan.cold, plan.sources
 	if cold != "" && os.Getenv("DEADLINELINT_VET") == "" && os.Getenv("DEADLINELINT_PACKAGES") == "" {
 		need, bound := plan.need, memoryBound()
-		if need <= bound {
+		switch {
+		case plan.again:
+			// The command ran here before with the same flags (its memo says so): runs are
+			// being repeated, and the package route, once the packages are compiled, answers
+			// each after an edit for a fraction of what a run in the process costs every time.
+			c.debugf(cfg, "%s, but the command ran here before: on the package route, which compiles them once for the runs after", cold)
+		case need <= bound:
 			c.debugf(cfg, "analysing in the process: %s", cold)
 			cfg.listed = plan.listed // the stripper's listing
 			return c.analysePackages(dir, cfg, prog)
+		default:
+			c.debugf(cfg, "%s, but in the process their %d MB of source would take about %d MiB (more than %d MiB): on the package route, which compiles them first", cold, sources/1e6, need>>20, bound>>20)
 		}
-		c.debugf(cfg, "%s, but in the process their %d MB of source would take about %d MiB (more than %d MiB): through go vet, which compiles them first", cold, sources/1e6, need>>20, bound>>20)
 	}
 	if os.Getenv("DEADLINELINT_VET") == "" && !overlaid() { // go vet reads an overlay's files
 		listed, err := c.listByPackage(dir, cfg)
@@ -362,6 +371,7 @@ type vetPlan struct {
 	why, cold string
 	sources   int64 // bytes of Go source
 	need      int64 // the peak RSS they may be expected to take in the process
+	again     bool  // the command ran here before, with the same flags (a run memo)
 	listed    []listedPackage
 }
 
