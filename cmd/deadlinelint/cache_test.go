@@ -20,16 +20,7 @@ import (
 func cacheModule(t *testing.T, helperBody string) string {
 	t.Helper()
 	dir := t.TempDir()
-	write := func(name, content string) {
-		t.Helper()
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, content string) { writeFile(t, dir, name, content) }
 	write("go.mod", "module example.com/cache\n\ngo 1.24\n")
 	write("store/store.go", `package store
 
@@ -231,14 +222,7 @@ func TestColdBuildCacheAnalysesInProcess(t *testing.T) {
 	if !strings.Contains(res.stdout, "api/api.go:13:9: store.Load, called in request scope Get") {
 		t.Fatalf("finding missing:\n%s", res.stdout)
 	}
-	api := filepath.Join(dir, "api", "api.go")
-	data, err := os.ReadFile(api)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(api, append(data, "// Edited.\n"...), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	appendTo(t, filepath.Join(dir, "api", "api.go"), "// Edited.\n")
 	again := deadlinelint(t, dir, "-debug", "./...")
 	if !strings.Contains(again.stderr, "the command ran here before: on the package route") || again.stdout != res.stdout {
 		t.Fatalf("a repeated run on a cold build cache:\n%s%s", again.stdout, again.stderr)
@@ -313,14 +297,7 @@ func TestColdBuildCacheOverMemoryBoundGoesByPackage(t *testing.T) {
 		t.Fatalf("want %q in\n%s", want, res.stdout)
 	}
 	t.Setenv("DEADLINELINT_MEMORY", "")
-	api := filepath.Join(dir, "api", "api.go")
-	data, err := os.ReadFile(api)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(api, append(data, "// Edited: the run cache misses.\n"...), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	appendTo(t, filepath.Join(dir, "api", "api.go"), "// Edited: the run cache misses.\n")
 	again := deadlinelint(t, dir, "-debug", "./...")
 	if !strings.Contains(again.stderr, "1 packages analysed, 1 from the package cache") || again.stdout != res.stdout {
 		t.Fatalf("the second run did not find the build cache warm and the package cache full, or reported otherwise:\n%s%s", again.stdout, again.stderr)
@@ -333,15 +310,7 @@ func TestColdBuildCacheOverMemoryBoundGoesByPackage(t *testing.T) {
 func TestRunCache(t *testing.T) {
 	t.Setenv("DEADLINELINT_CACHE", t.TempDir())
 	dir := cacheModule(t, dropping)
-	write := func(name, content string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, content string) { writeFile(t, dir, name, content) }
 	// A package only api's tests import: a request scope in the test drops its ctx through it.
 	fixture := func(body string) {
 		write("fixture/fixture.go", "package fixture\n\nimport \"context\"\n\n// Load loads a fixture.\nfunc Load(ctx context.Context) error {\n\t"+body+"\n}\n\nfunc fetch(ctx context.Context) error { return ctx.Err() }\n")
@@ -454,8 +423,20 @@ func ageFiles(t *testing.T, dir string) {
 	}
 }
 
-// editFile writes content to the file under dir, with a time stamp of its own in the past.
-func editFile(t *testing.T, dir, name, content string, age time.Duration) {
+// appendTo appends text to the file.
+func appendTo(t *testing.T, path, text string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(data, text...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeFile writes content to the file name under dir, making its directory.
+func writeFile(t *testing.T, dir, name, content string) {
 	t.Helper()
 	path := filepath.Join(dir, name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -464,8 +445,14 @@ func editFile(t *testing.T, dir, name, content string, age time.Duration) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// editFile writes content to the file under dir, with a time stamp of its own in the past.
+func editFile(t *testing.T, dir, name, content string, age time.Duration) {
+	t.Helper()
+	writeFile(t, dir, name, content)
 	when := time.Now().Add(-age)
-	if err := os.Chtimes(path, when, when); err != nil {
+	if err := os.Chtimes(filepath.Join(dir, name), when, when); err != nil {
 		t.Fatal(err)
 	}
 }
