@@ -413,7 +413,14 @@ func (r *router) run() error {
 }
 
 // do analyses n if it is a miss, and reads its export data if a package analysed here needs it.
-func (r *router) do(n *node) error {
+// A panic outside the rules (which ContainPanics contains) — in the type checker, in reading
+// export data — ends the route: the command analyses in the process, which reports it.
+func (r *router) do(n *node) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &errNotOnRoute{fmt.Sprintf("package %s: internal error: %v", n.p.ImportPath, v)}
+		}
+	}()
 	if n.analyse && n.result == nil {
 		res, keep, err := r.analyseNode(n)
 		if err != nil {
