@@ -207,22 +207,28 @@ func dependencyFirstThenAll(t *testing.T) {
 }
 
 // With a build cache that lacks the compiled packages the cached routes need, the command
-// analyses in the process rather than compile everything first — the first time: when it ran
-// here before (its run memo), runs are being repeated, and it takes the package route, which
-// compiles once and answers each later edit from its caches.
+// analyses in the process rather than compile everything first, and leaves what it checked in
+// the package cache with export data of its own: the next run after an edit of a body takes the
+// package route without compiling. When it must list again (a file added), it ran here before:
+// runs are being repeated, and it takes the package route, which compiles once.
 func TestColdBuildCacheAnalysesInProcess(t *testing.T) {
 	dir := cacheModule(t, dropping)
 	t.Setenv("GOCACHE", t.TempDir())
 	t.Setenv("DEADLINELINT_CACHE", t.TempDir())
 	res := deadlinelint(t, dir, "-debug", "./...")
 	res.wantCode(t, 1)
-	if !strings.Contains(res.stderr, "analysing in the process: the build cache lacks") {
-		t.Fatalf("with an empty build cache the command did not analyse in the process:\n%s", res.stderr)
+	if !strings.Contains(res.stderr, "analysing in the process: the build cache lacks") || !strings.Contains(res.stderr, "the package cache filled") {
+		t.Fatalf("with an empty build cache the command did not analyse in the process and fill the package cache:\n%s", res.stderr)
 	}
 	if !strings.Contains(res.stdout, "api/api.go:13:9: store.Load, called in request scope Get") {
 		t.Fatalf("finding missing:\n%s", res.stdout)
 	}
 	appendTo(t, filepath.Join(dir, "api", "api.go"), "// Edited.\n")
+	edited := deadlinelint(t, dir, "-debug", "./...")
+	if !strings.Contains(edited.stderr, "its listing still holds") || !strings.Contains(edited.stderr, "1 packages analysed, 1 from the package cache") || edited.stdout != res.stdout {
+		t.Fatalf("an edit after a run in the process:\n%s%s", edited.stdout, edited.stderr)
+	}
+	writeFile(t, dir, "store/more.go", "package store\n")
 	again := deadlinelint(t, dir, "-debug", "./...")
 	if !strings.Contains(again.stderr, "the command ran here before: on the package route") || again.stdout != res.stdout {
 		t.Fatalf("a repeated run on a cold build cache:\n%s%s", again.stdout, again.stderr)

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/gob"
@@ -91,6 +92,9 @@ type factKey struct {
 type pkgResult struct {
 	Facts    []storedFact
 	Findings []output.Finding
+	// Partial: only the rules that carry facts ran (an in-process run analyses a dependency
+	// only for its facts); a run that reports the package analyses it again.
+	Partial bool
 }
 
 // A storedFact is one fact: of the object at Path in the package (objectpath), or of the
@@ -242,7 +246,7 @@ func newRouter(c *Command, cfg *config, listed []routePackage) (*router, error) 
 			return nil, &errNotOnRoute{err.Error()}
 		}
 		if n.analyse {
-			if res, ok := r.cached(n.key); ok {
+			if res, ok := r.cached(n.key); ok && (!res.Partial || n.p.DepOnly) {
 				n.result = res
 				r.hits++
 			} else {
@@ -461,9 +465,13 @@ func (r *router) load(n *node) error {
 		return &errNotOnRoute{err.Error()}
 	}
 	defer f.Close()
-	rd, err := gcexportdata.NewReader(f)
-	if err != nil {
-		return &errNotOnRoute{fmt.Sprintf("reading the export data of %s: %v", n.p.ImportPath, err)}
+	// The compiler's export data is in an archive; the export data an in-process run wrote
+	// (pkgfill.go) is bare.
+	var rd io.Reader = bufio.NewReader(f)
+	if head, _ := rd.(*bufio.Reader).Peek(8); bytes.HasPrefix(head, []byte("!<arch>")) || bytes.HasPrefix(head, []byte("go objec")) {
+		if rd, err = gcexportdata.NewReader(rd); err != nil {
+			return &errNotOnRoute{fmt.Sprintf("reading the export data of %s: %v", n.p.ImportPath, err)}
+		}
 	}
 	// Reading export data may add objects to the packages it refers to: one at a time.
 	r.mu.Lock()

@@ -1,0 +1,204 @@
+package driver
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/gcexportdata"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/objectpath"
+)
+
+// An in-process run (a cold build cache) leaves what the package route needs to answer the
+// next run after an edit without compiling anything: every package's export data, written from
+// the types it checked (gcexportdata), the facts and findings of every package the route
+// analyses, in the package cache under the route's own keys, and a listing of the packages with
+// that export data for the run memo. A module nobody compiled (a fresh checkout) then costs one
+// run in the process, and each edit after it what it costs on a warm build cache.
+//
+// The entries are those the package route would make: its keys (newRouter over the listing),
+// the facts each package exports that a package importing it can name (objectpath), the
+// findings of every rule on it. A package the route would not analyse gets export data only.
+
+// fillPackageCache writes the package route's caches from the in-process run's graph and
+// returns the listing for the run memo, or nil and why when it cannot (a package with errors,
+// a rule that failed, no package cache).
+func (c *Command) fillPackageCache(cfg *config, pkgs []*packages.Package, graph *checker.Graph) ([]routePackage, string) {
+	dir := pkgCacheDir()
+	if dir == "" {
+		return nil, "no package cache"
+	}
+	standard := make(map[string]bool)
+	for i := range cfg.listed {
+		standard[cfg.listed[i].ImportPath] = cfg.listed[i].Standard
+	}
+	var all []*packages.Package
+	packages.Visit(pkgs, nil, func(p *packages.Package) { all = append(all, p) })
+	roots := make(map[*packages.Package]bool)
+	for _, p := range pkgs {
+		roots[p] = true
+	}
+	listing := make([]routePackage, 0, len(all))
+	for _, p := range all {
+		if len(p.Errors) > 0 || p.Types == nil || p.IllTyped {
+			return nil, "package " + p.ID + " has errors"
+		}
+		if p.ID == "unsafe" {
+			continue
+		}
+		export, err := writeExport(dir, p)
+		if err != nil {
+			return nil, err.Error()
+		}
+		rp := routePackage{Export: export, CompiledGoFiles: p.CompiledGoFiles}
+		rp.ImportPath, rp.Name, rp.Dir = p.ID, p.Name, p.Dir
+		if len(p.GoFiles) > 0 && rp.Dir == "" {
+			rp.Dir = filepath.Dir(p.GoFiles[0])
+		}
+		rp.DepOnly = !roots[p]
+		rp.Standard = standard[packageOfID(p.ID)]
+		rp.GoFiles = p.GoFiles
+		if slices.ContainsFunc(p.CompiledGoFiles, func(f string) bool { return !slices.Contains(p.GoFiles, f) }) {
+			// cgo's output: an edit of the package must be compiled again (the run memo lists).
+			rp.CgoFiles = p.GoFiles
+		}
+		if m := p.Module; m != nil {
+			rp.Module = &listedModule{Path: m.Path, Version: m.Version, Dir: m.Dir, GoMod: m.GoMod, GoVersion: m.GoVersion, Main: m.Main}
+			if r := m.Replace; r != nil {
+				rp.Module.Replace = &listedModule{Path: r.Path, Version: r.Version, Dir: r.Dir}
+			}
+		}
+		rp.ImportMap = make(map[string]string)
+		for _, path := range slices.Sorted(maps.Keys(p.Imports)) {
+			imp := p.Imports[path]
+			rp.Imports = append(rp.Imports, imp.ID)
+			if imp.ID != path {
+				rp.ImportMap[path] = imp.ID
+			}
+		}
+		listing = append(listing, rp)
+	}
+	r, err := newRouter(c, cfg, listing)
+	if err != nil {
+		return nil, err.Error()
+	}
+	actions := make(map[string][]*checker.Action)
+	for act := range graph.All() {
+		if act.Err != nil {
+			return nil, "rule " + act.Analyzer.Name + " failed on " + act.Package.ID
+		}
+		actions[act.Package.ID] = append(actions[act.Package.ID], act)
+	}
+	byID := make(map[string]*packages.Package)
+	for _, p := range all {
+		byID[p.ID] = p
+	}
+	for _, n := range r.nodes {
+		if !n.analyse || n.result != nil {
+			continue
+		}
+		p := byID[n.p.ImportPath]
+		acts := actions[p.ID]
+		res, err := packageResult(p, acts)
+		if err != nil {
+			return nil, err.Error()
+		}
+		res.Partial = len(acts) < len(r.analyzers)
+		r.keep(n.key, res)
+	}
+	return listing, ""
+}
+
+// writeExport writes p's export data into the package cache, named by its content, and
+// returns the file's name.
+func writeExport(dir string, p *packages.Package) (string, error) {
+	var buf bytes.Buffer
+	if err := gcexportdata.Write(&buf, p.Fset, p.Types); err != nil {
+		return "", fmt.Errorf("writing the export data of %s: %v", p.ID, err)
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	name := filepath.Join(dir, "export", hex.EncodeToString(sum[:]))
+	if _, err := os.Stat(name); err == nil {
+		return name, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return "", err
+	}
+	_, werr := tmp.Write(buf.Bytes())
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("writing the export data of %s: %v", p.ID, werr)
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return name, nil
+}
+
+// packageResult returns what the package route would keep of p, from the in-process run's
+// actions on it: the facts of its own objects a package importing it can name, and every
+// rule's findings, with absolute paths.
+func packageResult(p *packages.Package, acts []*checker.Action) (*pkgResult, error) {
+	coll := newCollector("")
+	coll.addFiles(p.Fset, p.Syntax)
+	res := &pkgResult{}
+	seen := make(map[string]bool)
+	addFact := func(path objectpath.Path, f analysis.Fact) error {
+		data, err := encodeFact(f)
+		if err != nil {
+			return fmt.Errorf("package %s: a fact: %v", p.ID, err)
+		}
+		sf := storedFact{Path: string(path), Type: factTypeName(reflect.TypeOf(f)), Data: data}
+		if k := sf.Path + "\x00" + sf.Type; !seen[k] {
+			seen[k] = true
+			res.Facts = append(res.Facts, sf)
+		}
+		return nil
+	}
+	for _, act := range acts {
+		for _, d := range act.Diagnostics {
+			coll.add(p.Fset, act.Analyzer.Name, d)
+		}
+		for _, of := range act.AllObjectFacts() {
+			if of.Object.Pkg() != p.Types {
+				continue
+			}
+			path, err := objectpath.For(of.Object)
+			if err != nil {
+				continue // no package importing this one can name it
+			}
+			if err := addFact(path, of.Fact); err != nil {
+				return nil, err
+			}
+		}
+		for _, pf := range act.AllPackageFacts() {
+			if pf.Package == p.Types {
+				if err := addFact("", pf.Fact); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	sort.Slice(res.Facts, func(i, j int) bool {
+		a, b := res.Facts[i], res.Facts[j]
+		return a.Path < b.Path || a.Path == b.Path && a.Type < b.Type
+	})
+	res.Findings = coll.findings
+	return res, nil
+}
