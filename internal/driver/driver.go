@@ -106,6 +106,7 @@ type result struct {
 	findings []output.Finding
 	errors   []string
 	listing  []routePackage // the package route's listing, when it ran
+	stale    []string       // the packages of listing whose export data is older than their files
 }
 
 func (c *Command) analyse(cfg *config) int {

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"go/token"
+	"go/types"
 	"maps"
 	"os"
 	"path/filepath"
@@ -56,7 +58,7 @@ func (c *Command) fillPackageCache(cfg *config, pkgs []*packages.Package, graph 
 		if p.ID == "unsafe" {
 			continue
 		}
-		export, err := writeExport(dir, p)
+		export, err := writeExport(dir, p.Fset, p.Types, p.ID)
 		if err != nil {
 			return nil, err.Error()
 		}
@@ -119,12 +121,12 @@ func (c *Command) fillPackageCache(cfg *config, pkgs []*packages.Package, graph 
 	return listing, ""
 }
 
-// writeExport writes p's export data into the package cache, named by its content, and
-// returns the file's name.
-func writeExport(dir string, p *packages.Package) (string, error) {
+// writeExport writes the export data of pkg, the package id, into the package cache dir, named
+// by its content, and returns the file's name.
+func writeExport(dir string, fset *token.FileSet, pkg *types.Package, id string) (string, error) {
 	var buf bytes.Buffer
-	if err := gcexportdata.Write(&buf, p.Fset, p.Types); err != nil {
-		return "", fmt.Errorf("writing the export data of %s: %v", p.ID, err)
+	if err := gcexportdata.Write(&buf, fset, pkg); err != nil {
+		return "", fmt.Errorf("writing the export data of %s: %v", id, err)
 	}
 	sum := sha256.Sum256(buf.Bytes())
 	name := filepath.Join(dir, "export", hex.EncodeToString(sum[:]))
@@ -142,7 +144,7 @@ func writeExport(dir string, p *packages.Package) (string, error) {
 	cerr := tmp.Close()
 	if werr != nil || cerr != nil {
 		os.Remove(tmp.Name())
-		return "", fmt.Errorf("writing the export data of %s: %v", p.ID, werr)
+		return "", fmt.Errorf("writing the export data of %s: %v", id, werr)
 	}
 	if err := os.Rename(tmp.Name(), name); err != nil {
 		os.Remove(tmp.Name())

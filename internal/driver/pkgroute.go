@@ -73,6 +73,10 @@ type node struct {
 	key     string  // the package cache's key of its result
 	result  *pkgResult
 	failed  []string // the rules that failed on it, as errors
+	// stale: its files changed since the listing; reexported: its export data was written here
+	// from checked, the types of its files.
+	stale, reexported bool
+	checked           *types.Package
 	need    bool     // its export data is read: a package analysed here imports it, directly or not
 
 	types     *types.Package // from its export data, as the packages importing it see it
@@ -123,21 +127,34 @@ func (c *Command) listByPackage(dir string, cfg *config) ([]routePackage, error)
 	return listed, nil
 }
 
-// errStaleListing says that a listing the run memo kept names export data older than a
-// package the run needs it of: the packages must be listed again.
-var errStaleListing = &errNotOnRoute{"a package another imports changed since it was listed"}
-
 // analyseByPackage analyses the packages named on the package route, with the listing. stale
-// are the packages of the listing changed since it was made: analysed from their files, their
-// export data is not theirs; errStaleListing when a package analysed needs it.
+// are the packages of the listing changed since it was made, whose export data is older than
+// their files: one another package analysed imports is analysed again, and its export data
+// written from the types it checked (rexport) — the listing then names that, and the result says
+// which packages stay stale.
 func (c *Command) analyseByPackage(dir string, cfg *config, prog *progress, named map[string]bool, listed []routePackage, stale []string) (*result, error) {
 	r, err := newRouter(c, cfg, listed)
 	if err != nil {
 		return nil, err
 	}
+	// r.nodes lists dependencies first: a package's imports are tainted before it is.
+	tainted := make(map[*node]bool)
 	for _, n := range r.nodes {
-		if n.need && slices.Contains(stale, n.p.ImportPath) {
-			return nil, errStaleListing
+		n.stale = slices.Contains(stale, n.p.ImportPath)
+		tainted[n] = n.stale || slices.ContainsFunc(n.imports, func(dep *node) bool { return tainted[dep] })
+	}
+	for i := len(r.nodes) - 1; i >= 0; i-- { // importers first: marking needs reaches the imports
+		n := r.nodes[i]
+		if tainted[n] && n.need && !n.analyse {
+			// A dependency the route does not analyse (in the module cache, importing the
+			// user's code): its compiled export data may name what the change removed.
+			return nil, &errNotOnRoute{"package " + n.p.ImportPath + ": a package it imports changed since it was compiled"}
+		}
+		if tainted[n] && n.need && n.result != nil {
+			n.result = nil // its types are needed: checked from its files
+			r.hits--
+			r.misses++
+			r.markNeed(n)
 		}
 	}
 	prog.setStage(fmt.Sprintf("analysing %d packages", r.misses))
@@ -148,6 +165,11 @@ func (c *Command) analyseByPackage(dir string, cfg *config, prog *progress, name
 	c.debugf(cfg, "package route: %d packages analysed, %d from the package cache, %d export data read, in %v",
 		r.misses, r.hits, r.loaded, time.Since(t0).Round(time.Millisecond))
 	res := &result{root: findRoot(dir), dir: dir, listing: listed}
+	for _, n := range r.nodes {
+		if n.stale && !n.reexported {
+			res.stale = append(res.stale, n.p.ImportPath)
+		}
+	}
 	coll := newCollector(res.root)
 	for _, n := range r.nodes {
 		if n.p.DepOnly || n.result == nil || !named[packageOfID(n.p.ImportPath)] {
@@ -254,23 +276,24 @@ func newRouter(c *Command, cfg *config, listed []routePackage) (*router, error) 
 			}
 		}
 	}
-	// A package analysed here needs the export data of every package it depends on, and the
-	// facts of those analysed; the export data of each needs that of its own dependencies.
-	var mark func(*node)
-	mark = func(n *node) {
-		for _, dep := range n.imports {
-			if !dep.need {
-				dep.need = true
-				mark(dep)
-			}
-		}
-	}
 	for _, n := range r.nodes {
 		if n.analyse && n.result == nil {
-			mark(n)
+			r.markNeed(n)
 		}
 	}
 	return r, nil
+}
+
+// markNeed marks the dependencies of n, a package analysed here: it needs the export data of
+// every package it depends on, and the facts of those analysed; the export data of each needs
+// that of its own dependencies.
+func (r *router) markNeed(n *node) {
+	for _, dep := range n.imports {
+		if !dep.need {
+			dep.need = true
+			r.markNeed(dep)
+		}
+	}
 }
 
 // analysed reports whether the route type-checks and analyses n, as go vet's route does
@@ -435,10 +458,28 @@ func (r *router) do(n *node) (err error) {
 			r.keep(n.key, res)
 		}
 	}
-	if n.need {
-		return r.load(n)
+	if !n.need {
+		return nil
 	}
-	return nil
+	// The export data of a package whose files changed since the listing, or whose imports' export
+	// data was written again, may not be of these files: it is written from the types checked here.
+	tainted := n.stale || slices.ContainsFunc(n.imports, func(dep *node) bool { return dep.reexported })
+	if tainted {
+		if n.checked == nil {
+			return &errNotOnRoute{"package " + n.p.ImportPath + ": its export data is older than its files"}
+		}
+		dir := r.cacheDir
+		if dir == "" {
+			dir = os.TempDir()
+		}
+		export, err := writeExport(dir, r.fset, n.checked, n.p.ImportPath)
+		if err != nil {
+			return &errNotOnRoute{err.Error()}
+		}
+		n.p.Export, n.reexported = export, true
+	}
+	n.checked = nil
+	return r.load(n)
 }
 
 // load reads n's export data, its dependencies' already read: the packages importing it see
@@ -582,6 +623,9 @@ func (r *router) analyseNode(n *node) (res *pkgResult, keep bool, err error) {
 	pkg, err := conf.Check(packageOfID(n.p.ImportPath), r.fset, files, info)
 	if err != nil {
 		return nil, false, &errNotOnRoute{fmt.Sprintf("package %s: %v", n.p.ImportPath, err)}
+	}
+	if n.need {
+		n.checked = pkg
 	}
 	deps := depsOf(n)
 	for _, dep := range deps {

@@ -128,6 +128,7 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 			kept = c.remember(memoName, next, nil)
 		} else if after, _ := c.runKey(dir, cfg, nil); after == key {
 			kept = true
+			c.debugf(cfg, "no run memo: %v", walkErr)
 		}
 		if kept {
 			keepRun(key, res.findings)
@@ -196,6 +197,7 @@ func (c *Command) fromMemo(dir string, cfg *config, prog *progress, name string,
 		c.debugf(cfg, "listing again: %v", err)
 		return nil, false
 	}
+	next.Listing, next.Stale = res.listing, res.stale
 	// The listing is the memo's: the files the run read are those the walk found before it,
 	// if none changed since (and none too near the run for its time stamp to say so).
 	if len(res.errors) == 0 && key != "" && c.remember(name, next, memo.Files) {
