@@ -77,7 +77,7 @@ type node struct {
 	// from checked, the types of its files.
 	stale, reexported bool
 	checked           *types.Package
-	need    bool     // its export data is read: a package analysed here imports it, directly or not
+	need              bool // its export data is read: a package analysed here imports it, directly or not
 
 	types     *types.Package // from its export data, as the packages importing it see it
 	factsOnce sync.Once
