@@ -16,6 +16,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -42,6 +43,10 @@ type Command struct {
 	// VetTool is the command's own executable, to analyse through go vet (vet.go); "" to
 	// analyse in the process.
 	VetTool string
+
+	toolOnce sync.Once // toolID
+	toolSum  string
+	toolErr  error
 }
 
 // Run runs the command with args (without the program name) and returns

@@ -10,15 +10,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
-	"sort"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
-	"golang.org/x/tools/go/types/objectpath"
 )
 
 // An in-process run (a cold build cache) leaves what the package route needs to answer the
@@ -133,22 +130,8 @@ func writeExport(dir string, fset *token.FileSet, pkg *types.Package, id string)
 	if _, err := os.Stat(name); err == nil {
 		return name, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return "", err
-	}
-	_, werr := tmp.Write(buf.Bytes())
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return "", fmt.Errorf("writing the export data of %s: %v", id, werr)
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		os.Remove(tmp.Name())
-		return "", err
+	if err := writeAtomic(name, buf.Bytes()); err != nil {
+		return "", fmt.Errorf("writing the export data of %s: %v", id, err)
 	}
 	return name, nil
 }
@@ -159,48 +142,24 @@ func writeExport(dir string, fset *token.FileSet, pkg *types.Package, id string)
 func packageResult(p *packages.Package, acts []*checker.Action) (*pkgResult, error) {
 	coll := newCollector("")
 	coll.addFiles(p.Fset, p.Syntax)
-	res := &pkgResult{}
-	seen := make(map[string]bool)
-	addFact := func(path objectpath.Path, f analysis.Fact) error {
-		data, err := encodeFact(f)
-		if err != nil {
-			return fmt.Errorf("package %s: a fact: %v", p.ID, err)
-		}
-		sf := storedFact{Path: string(path), Type: factTypeName(reflect.TypeOf(f)), Data: data}
-		if k := sf.Path + "\x00" + sf.Type; !seen[k] {
-			seen[k] = true
-			res.Facts = append(res.Facts, sf)
-		}
-		return nil
-	}
+	var objFacts []analysis.ObjectFact
+	var pkgFacts []analysis.Fact
 	for _, act := range acts {
 		for _, d := range act.Diagnostics {
 			coll.add(p.Fset, act.Analyzer.Name, d)
 		}
-		for _, of := range act.AllObjectFacts() {
-			if of.Object.Pkg() != p.Types {
-				continue
-			}
-			path, err := objectpath.For(of.Object)
-			if err != nil {
-				continue // no package importing this one can name it
-			}
-			if err := addFact(path, of.Fact); err != nil {
-				return nil, err
-			}
-		}
+		objFacts = append(objFacts, act.AllObjectFacts()...)
 		for _, pf := range act.AllPackageFacts() {
 			if pf.Package == p.Types {
-				if err := addFact("", pf.Fact); err != nil {
-					return nil, err
-				}
+				pkgFacts = append(pkgFacts, pf.Fact)
 			}
 		}
 	}
-	sort.Slice(res.Facts, func(i, j int) bool {
-		a, b := res.Facts[i], res.Facts[j]
-		return a.Path < b.Path || a.Path == b.Path && a.Type < b.Type
-	})
+	facts, err := encodeFacts(p.Types, p.ID, objFacts, pkgFacts)
+	if err != nil {
+		return nil, err
+	}
+	res := &pkgResult{Facts: facts}
 	res.Findings = coll.findings
 	return res, nil
 }

@@ -12,6 +12,7 @@ import (
 	"go/token"
 	"go/types"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -73,11 +74,12 @@ type node struct {
 	key     string  // the package cache's key of its result
 	result  *pkgResult
 	failed  []string // the rules that failed on it, as errors
-	// stale: its files changed since the listing; reexported: its export data was written here
-	// from checked, the types of its files.
-	stale, reexported bool
-	checked           *types.Package
-	need              bool // its export data is read: a package analysed here imports it, directly or not
+	// stale: its files changed since the listing; tainted: it or a package it depends on is
+	// stale, and the export data the listing names may not be of its files: when it is needed,
+	// its export data is written here from checked, the types of its files.
+	stale, tainted bool
+	checked        *types.Package
+	need           bool // its export data is read: a package analysed here imports it, directly or not
 
 	types     *types.Package // from its export data, as the packages importing it see it
 	factsOnce sync.Once
@@ -128,29 +130,28 @@ func (c *Command) listByPackage(dir string, cfg *config) ([]routePackage, error)
 }
 
 // analyseByPackage analyses the packages named on the package route, with the listing. stale
-// are the packages of the listing changed since it was made, whose export data is older than
-// their files: one another package analysed imports is analysed again, and its export data
-// written from the types it checked (rexport) — the listing then names that, and the result says
-// which packages stay stale.
+// are the packages of the listing whose export data may not be of their files (changed since it
+// was made, or importing one that did): one that another package analysed imports is analysed
+// again (tainted, as are the packages importing it), and its export data written from the types
+// it checked — the listing then names that, and the result says which packages stay stale.
 func (c *Command) analyseByPackage(dir string, cfg *config, prog *progress, named map[string]bool, listed []routePackage, stale []string) (*result, error) {
 	r, err := newRouter(c, cfg, listed)
 	if err != nil {
 		return nil, err
 	}
 	// r.nodes lists dependencies first: a package's imports are tainted before it is.
-	tainted := make(map[*node]bool)
 	for _, n := range r.nodes {
 		n.stale = slices.Contains(stale, n.p.ImportPath)
-		tainted[n] = n.stale || slices.ContainsFunc(n.imports, func(dep *node) bool { return tainted[dep] })
+		n.tainted = n.stale || slices.ContainsFunc(n.imports, func(dep *node) bool { return dep.tainted })
 	}
 	for i := len(r.nodes) - 1; i >= 0; i-- { // importers first: marking needs reaches the imports
 		n := r.nodes[i]
-		if tainted[n] && n.need && !n.analyse {
+		if n.tainted && n.need && !n.analyse {
 			// A dependency the route does not analyse (in the module cache, importing the
 			// user's code): its compiled export data may name what the change removed.
 			return nil, &errNotOnRoute{"package " + n.p.ImportPath + ": a package it imports changed since it was compiled"}
 		}
-		if tainted[n] && n.need && n.result != nil {
+		if n.tainted && n.need && n.result != nil {
 			n.result = nil // its types are needed: checked from its files
 			r.hits--
 			r.misses++
@@ -166,7 +167,9 @@ func (c *Command) analyseByPackage(dir string, cfg *config, prog *progress, name
 		r.misses, r.hits, r.loaded, time.Since(t0).Round(time.Millisecond))
 	res := &result{root: findRoot(dir), dir: dir, listing: listed}
 	for _, n := range r.nodes {
-		if n.stale && !n.reexported {
+		// A needed one has export data of its files now; the others, importers of a changed
+		// package included, keep export data a later run must not trust.
+		if n.tainted && !n.need {
 			res.stale = append(res.stale, n.p.ImportPath)
 		}
 	}
@@ -318,13 +321,12 @@ func (r *router) analysed(n *node) bool {
 // toolKey hashes what every package's result depends on besides the package: the tool, the
 // rules and their flags, the target.
 func (r *router) toolKey() (string, error) {
-	h := sha256.New()
-	fmt.Fprintf(h, "deadlinelint package cache 1\n%s\n%s\n", r.cmd.Version, os.Getenv("DEADLINELINT_BENCH_NONCE"))
-	if r.cmd.VetTool != "" {
-		if err := vetmode.HashFile(h, r.cmd.VetTool); err != nil {
-			return "", err
-		}
+	tool, err := r.cmd.toolID()
+	if err != nil {
+		return "", err
 	}
+	h := sha256.New()
+	fmt.Fprintf(h, "deadlinelint package cache 1\n%s\n", tool)
 	fmt.Fprintf(h, "rules %q tests %v tags %q %s/%s %s\n", r.cfg.ruleFlags, r.cfg.tests, r.cfg.tags, runtime.GOOS, runtime.GOARCH, runtime.Version())
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
@@ -383,13 +385,11 @@ func (r *router) run() error {
 			continue
 		}
 		todo++
-		k := 0
 		for _, dep := range n.imports {
-			k++
 			importers[dep] = append(importers[dep], n)
 		}
-		pending[n] = k
-		if k == 0 {
+		pending[n] = len(n.imports)
+		if len(n.imports) == 0 {
 			ready = append(ready, n)
 		}
 	}
@@ -397,7 +397,6 @@ func (r *router) run() error {
 		mu       sync.Mutex
 		cond     = sync.NewCond(&mu)
 		firstErr error
-		running  int
 	)
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
@@ -417,11 +416,9 @@ func (r *router) run() error {
 				}
 				n := ready[len(ready)-1]
 				ready = ready[:len(ready)-1]
-				running++
 				mu.Unlock()
 				err := r.do(n)
 				mu.Lock()
-				running--
 				todo--
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -461,10 +458,7 @@ func (r *router) do(n *node) (err error) {
 	if !n.need {
 		return nil
 	}
-	// The export data of a package whose files changed since the listing, or whose imports' export
-	// data was written again, may not be of these files: it is written from the types checked here.
-	tainted := n.stale || slices.ContainsFunc(n.imports, func(dep *node) bool { return dep.reexported })
-	if tainted {
+	if n.tainted {
 		if n.checked == nil {
 			return &errNotOnRoute{"package " + n.p.ImportPath + ": its export data is older than its files"}
 		}
@@ -476,7 +470,7 @@ func (r *router) do(n *node) (err error) {
 		if err != nil {
 			return &errNotOnRoute{err.Error()}
 		}
-		n.p.Export, n.reexported = export, true
+		n.p.Export = export
 	}
 	n.checked = nil
 	return r.load(n)
@@ -486,18 +480,9 @@ func (r *router) do(n *node) (err error) {
 // its types there, as the compiler does.
 func (r *router) load(n *node) error {
 	view := make(map[string]*types.Package)
-	var add func(*node)
-	seen := make(map[*node]bool)
-	add = func(m *node) {
-		for _, dep := range m.imports {
-			if !seen[dep] {
-				seen[dep] = true
-				view[dep.types.Path()] = dep.types
-				add(dep)
-			}
-		}
+	for _, dep := range depsOf(n) {
+		view[dep.types.Path()] = dep.types
 	}
-	add(n)
 	if n.p.Export == "" {
 		return &errNotOnRoute{"package " + n.p.ImportPath + ": no export data"}
 	}
@@ -639,13 +624,10 @@ func (r *router) analyseNode(n *node) (res *pkgResult, keep bool, err error) {
 		if obj.Pkg() == pkg {
 			return own[factKey{obj, t}]
 		}
-		r.mu.Lock()
-		dep := r.byPath[obj.Pkg()]
-		r.mu.Unlock()
-		if dep == nil {
-			return nil
+		if dep := r.nodeOf(obj.Pkg()); dep != nil {
+			return dep.facts[factKey{obj, t}]
 		}
-		return dep.facts[factKey{obj, t}]
+		return nil
 	}
 	var module *analysis.Module
 	if m := n.p.Module; m != nil {
@@ -673,11 +655,7 @@ func (r *router) analyseNode(n *node) (res *pkgResult, keep bool, err error) {
 			Module: module, ResultOf: resultOf, ReadFile: os.ReadFile,
 			Report: func(d analysis.Diagnostic) { coll.add(r.fset, a.Name, d) },
 			ImportObjectFact: func(obj types.Object, fact analysis.Fact) bool {
-				if f := factOf(obj, reflect.TypeOf(fact)); f != nil {
-					reflect.ValueOf(fact).Elem().Set(reflect.ValueOf(f).Elem())
-					return true
-				}
-				return false
+				return copyFact(fact, factOf(obj, reflect.TypeOf(fact)))
 			},
 			ExportObjectFact: func(obj types.Object, fact analysis.Fact) {
 				if obj.Pkg() != pkg {
@@ -686,22 +664,13 @@ func (r *router) analyseNode(n *node) (res *pkgResult, keep bool, err error) {
 				own[factKey{obj, reflect.TypeOf(fact)}] = fact
 			},
 			ImportPackageFact: func(p *types.Package, fact analysis.Fact) bool {
-				var f analysis.Fact
 				if p == pkg {
-					f = ownPkg[reflect.TypeOf(fact)]
-				} else {
-					r.mu.Lock()
-					dep := r.byPath[p]
-					r.mu.Unlock()
-					if dep != nil {
-						f = dep.pkgFacts[reflect.TypeOf(fact)]
-					}
+					return copyFact(fact, ownPkg[reflect.TypeOf(fact)])
 				}
-				if f == nil {
-					return false
+				if dep := r.nodeOf(p); dep != nil {
+					return copyFact(fact, dep.pkgFacts[reflect.TypeOf(fact)])
 				}
-				reflect.ValueOf(fact).Elem().Set(reflect.ValueOf(f).Elem())
-				return true
+				return false
 			},
 			ExportPackageFact: func(fact analysis.Fact) { ownPkg[reflect.TypeOf(fact)] = fact },
 			AllObjectFacts: func() []analysis.ObjectFact {
@@ -746,29 +715,15 @@ func (r *router) analyseNode(n *node) (res *pkgResult, keep bool, err error) {
 		}
 		results[a] = res
 	}
-	out := &pkgResult{Findings: coll.findings}
+	var ownFacts []analysis.ObjectFact
 	for k, f := range own {
-		path, err := objectpath.For(k.obj)
-		if err != nil {
-			continue // no package importing this one can name it
-		}
-		data, err := encodeFact(f)
-		if err != nil {
-			return nil, false, &errNotOnRoute{fmt.Sprintf("package %s: a fact of %s: %v", n.p.ImportPath, k.obj, err)}
-		}
-		out.Facts = append(out.Facts, storedFact{Path: string(path), Type: factTypeName(k.typ), Data: data})
+		ownFacts = append(ownFacts, analysis.ObjectFact{Object: k.obj, Fact: f})
 	}
-	for t, f := range ownPkg {
-		data, err := encodeFact(f)
-		if err != nil {
-			return nil, false, &errNotOnRoute{fmt.Sprintf("package %s: a package fact: %v", n.p.ImportPath, err)}
-		}
-		out.Facts = append(out.Facts, storedFact{Type: factTypeName(t), Data: data})
+	facts, err := encodeFacts(pkg, n.p.ImportPath, ownFacts, slices.Collect(maps.Values(ownPkg)))
+	if err != nil {
+		return nil, false, &errNotOnRoute{err.Error()}
 	}
-	sort.Slice(out.Facts, func(i, j int) bool {
-		a, b := out.Facts[i], out.Facts[j]
-		return a.Path < b.Path || a.Path == b.Path && a.Type < b.Type
-	})
+	out := &pkgResult{Facts: facts, Findings: coll.findings}
 	return out, keep, nil
 }
 
@@ -800,12 +755,61 @@ func factTypeName(t reflect.Type) string {
 	return t.PkgPath() + "." + t.Name()
 }
 
-func encodeFact(f analysis.Fact) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(f); err != nil {
-		return nil, err
+// encodeFacts encodes the facts of pkg (the package id): those of its own objects a package
+// importing it can name (objectpath), and its package facts, each once, in a stable order.
+func encodeFacts(pkg *types.Package, id string, objFacts []analysis.ObjectFact, pkgFacts []analysis.Fact) ([]storedFact, error) {
+	var out []storedFact
+	seen := make(map[[2]string]bool)
+	add := func(path objectpath.Path, f analysis.Fact) error {
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(f); err != nil {
+			return fmt.Errorf("package %s: a fact: %v", id, err)
+		}
+		sf := storedFact{Path: string(path), Type: factTypeName(reflect.TypeOf(f)), Data: buf.Bytes()}
+		if k := [2]string{sf.Path, sf.Type}; !seen[k] {
+			seen[k] = true
+			out = append(out, sf)
+		}
+		return nil
 	}
-	return buf.Bytes(), nil
+	for _, of := range objFacts {
+		if of.Object.Pkg() != pkg {
+			continue
+		}
+		path, err := objectpath.For(of.Object)
+		if err != nil {
+			continue // no package importing this one can name it
+		}
+		if err := add(path, of.Fact); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range pkgFacts {
+		if err := add("", f); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return a.Path < b.Path || a.Path == b.Path && a.Type < b.Type
+	})
+	return out, nil
+}
+
+// nodeOf returns the node whose export data pkg was read from, or nil.
+func (r *router) nodeOf(pkg *types.Package) *node {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.byPath[pkg]
+}
+
+// copyFact copies the fact src into dst, a pointer of its type; false when src is nil.
+func copyFact(dst, src analysis.Fact) bool {
+	if src == nil {
+		return false
+	}
+	reflect.ValueOf(dst).Elem().Set(reflect.ValueOf(src).Elem())
+	return true
 }
 
 // rebase returns f, whose paths are absolute, with paths relative to root.
@@ -886,18 +890,7 @@ func (r *router) keep(key string, res *pkgResult) {
 	if gob.NewEncoder(&buf).Encode(res) != nil {
 		return
 	}
-	sub := filepath.Join(r.cacheDir, key[:2])
-	if os.MkdirAll(sub, 0o777) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(sub, key+".*.tmp")
-	if err != nil {
-		return
-	}
-	_, werr := io.Copy(tmp, &buf)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(sub, key)) != nil {
-		os.Remove(tmp.Name())
+	if writeAtomic(filepath.Join(r.cacheDir, key[:2], key), buf.Bytes()) != nil {
 		return
 	}
 	pruneRuns(r.cacheDir)

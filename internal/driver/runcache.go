@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -42,6 +43,20 @@ import (
 // (GOFLAGS=-overlay: files the listing does not show). The cache lives in the
 // user's cache directory (deadlinelint/runs), or DEADLINELINT_CACHE; DEADLINELINT_CACHE=off
 // turns it off. Entries unused for a week are removed.
+
+// toolID returns the hash of what identifies the tool to every cache: its version line, the
+// benchmark's nonce and its executable's content, made once per run.
+func (c *Command) toolID() (string, error) {
+	c.toolOnce.Do(func() {
+		h := sha256.New()
+		fmt.Fprintf(h, "%s\n%s\n", c.Version, os.Getenv("DEADLINELINT_BENCH_NONCE"))
+		if c.VetTool != "" {
+			c.toolErr = vetmode.HashFile(h, c.VetTool)
+		}
+		c.toolSum = hex.EncodeToString(h.Sum(nil))
+	})
+	return c.toolSum, c.toolErr
+}
 
 // runCacheDir returns the directory of the run cache, or "" when it is off.
 func runCacheDir() string {
@@ -89,11 +104,12 @@ func (c *Command) runKeyOf(dir string, cfg *config, listed []listedPackage) (key
 		return "", "the command's executable is not known, or GOFLAGS has -overlay"
 	}
 	envFile := goEnvFile()
-	h := sha256.New()
-	fmt.Fprintf(h, "deadlinelint run cache 1\n%s\n%s\n", c.Version, os.Getenv("DEADLINELINT_BENCH_NONCE"))
-	if err := vetmode.HashFile(h, c.VetTool); err != nil {
+	tool, err := c.toolID()
+	if err != nil {
 		return "", err.Error()
 	}
+	h := sha256.New()
+	fmt.Fprintf(h, "deadlinelint run cache 1\n%s\n", tool)
 	// Findings are kept with paths relative to the repository root (findRoot), which a new
 	// .git or go.work above can move.
 	fmt.Fprintf(h, "root %q\n", findRoot(dir))
@@ -237,21 +253,33 @@ func keepRun(key string, findings []output.Finding) {
 	if err != nil {
 		return
 	}
-	sub := filepath.Join(dir, key[:2])
-	if os.MkdirAll(sub, 0o777) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(sub, key+".*.tmp")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(sub, key+".json")) != nil {
-		os.Remove(tmp.Name())
+	if writeAtomic(filepath.Join(dir, key[:2], key+".json"), data) != nil {
 		return
 	}
 	pruneRuns(dir)
+}
+
+// writeAtomic writes data to the file name, making its directory: to a temporary file first,
+// renamed, so that a reader never sees it half written.
+func writeAtomic(name string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
 }
 
 // pruneRuns removes the entries of the run cache unused for a week, at most once a day.

@@ -76,11 +76,12 @@ func (c *Command) memoFile(dir string, cfg *config) string {
 	if cache == "" || c.VetTool == "" || overlaid() {
 		return ""
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "deadlinelint run memo 1\n%s\n%s\n", c.Version, os.Getenv("DEADLINELINT_BENCH_NONCE"))
-	if err := vetmode.HashFile(h, c.VetTool); err != nil {
+	tool, err := c.toolID()
+	if err != nil {
 		return ""
 	}
+	h := sha256.New()
+	fmt.Fprintf(h, "deadlinelint run memo 1\n%s\n", tool)
 	fmt.Fprintf(h, "root %q dir %q\npatterns %q\ntags %q\ntests %v\nrules %q\n", findRoot(dir), dir, cfg.patterns, cfg.tags, cfg.tests, cfg.ruleFlags)
 	var env []string
 	for _, kv := range os.Environ() {
@@ -134,18 +135,8 @@ func writeMemo(name string, m *runMemo) {
 	if name == "" {
 		return
 	}
-	data, err := json.Marshal(m)
-	if err != nil || os.MkdirAll(filepath.Dir(name), 0o777) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), name) != nil {
-		os.Remove(tmp.Name())
+	if data, err := json.Marshal(m); err == nil {
+		_ = writeAtomic(name, data)
 	}
 }
 
@@ -313,16 +304,8 @@ func unchanged(path string, old, now fileState) bool {
 
 // sameFiles reports whether the files now are those old records.
 func sameFiles(old, now map[string]fileState) bool {
-	if len(old) != len(now) {
-		return false
-	}
-	for path, st := range now {
-		o, ok := old[path]
-		if !ok || !unchanged(path, o, st) {
-			return false
-		}
-	}
-	return true
+	changed, onlyEdits := changedFiles(old, now)
+	return onlyEdits && len(changed) == 0
 }
 
 // changedFiles compares the files now with the memo's: it returns the files that changed, and
@@ -381,27 +364,17 @@ func packagesOfFiles(listing []routePackage, files []string, memo map[string]fil
 		if !strings.HasSuffix(path, ".go") || memo[path].Header == "" || header(path) != memo[path].Header {
 			return nil, false
 		}
-		found := false
+		// A file no package builds (excluded by its constraints) leaves nothing to analyse.
 		for i := range listing {
 			p := &listing[i]
-			groups := [][]string{p.GoFiles, p.TestGoFiles, p.XTestGoFiles}
-			if len(p.CgoFiles) > 0 && slices.ContainsFunc(p.CgoFiles, func(n string) bool { return p.path(n) == path }) {
-				return nil, false
-			}
-			for _, g := range groups {
+			for _, g := range [][]string{p.GoFiles, p.CgoFiles, p.TestGoFiles, p.XTestGoFiles} {
 				if slices.ContainsFunc(g, func(n string) bool { return p.path(n) == path }) {
 					if len(p.CgoFiles) > 0 {
-						return nil, false
+						return nil, false // cgo's output is compiled from the files
 					}
 					ids = append(ids, p.ImportPath)
-					found = true
 				}
 			}
-		}
-		if !found {
-			// A file no package builds (excluded by its constraints, ignored): nothing to
-			// analyse again, unless its header changed (checked above).
-			continue
 		}
 	}
 	slices.Sort(ids)

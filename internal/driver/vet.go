@@ -79,9 +79,12 @@ func (c *Command) analyseWithVet(dir string, cfg *config, prog *progress) (*resu
 		}
 		preRoots, preDirs = memo.Roots, memo.Dirs
 	}
-	pre, preErr := walkFiles(preRoots, preDirs)
-	if preErr == nil {
-		hashRacy(pre, start)
+	var pre map[string]fileState
+	preErr := errors.New("no run cache")
+	if runCacheDir() != "" {
+		if pre, preErr = walkFiles(preRoots, preDirs); preErr == nil {
+			hashRacy(pre, start)
+		}
 	}
 	plan := c.planVet(dir, cfg)
 	plan.again = memo != nil
