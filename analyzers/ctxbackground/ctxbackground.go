@@ -199,6 +199,7 @@ func onlyCompared(v ssa.Value) bool {
 // diagnostic builds the finding for a root context created at call in scope sc.
 func diagnostic(pass *analysis.Pass, res *ctxssa.Result, sc *scope.Scope, call *ssa.Call, sinks []ctxorigin.Sink) analysis.Diagnostic {
 	pos, end := res.CallRange(call)
+	info := res.SSA()
 	root := "context." + ctxorigin.Callee(call.Common()).Name() + "()"
 	reqCtx, fix := reqctx.Expr(pass, sc, pos)
 	msg := fmt.Sprintf("%s in %s drops the caller's deadline and cancellation; pass %s", root, reqctx.Where(sc), reqCtx)
@@ -213,6 +214,9 @@ func diagnostic(pass *analysis.Pass, res *ctxssa.Result, sc *scope.Scope, call *
 		verb := "reaches"
 		if _, ok := s.Instr.(*ssa.Go); ok {
 			verb, async = "starts a goroutine with", true
+		}
+		if ssc := info.Scopes.Of(s.Instr.Parent()); ssc != nil && ssc.InGoroutine() {
+			async = true // made here, used in a goroutine the handler starts: runCtx captured by go func() { … }()
 		}
 		d.Related = append(d.Related, analysis.RelatedInformation{
 			Pos: spos, Message: fmt.Sprintf("%s %s", verb, report.FuncName(s.Func)),

@@ -18,7 +18,10 @@
 //
 // The finding is reported once, at the Background/TODO call, with the ctx-taking calls it
 // reaches as related positions, and a suggested fix that passes the request ctx instead
-// when that identifier is in scope. Not reported: a fallback for a nil ctx (if ctx == nil {
+// when that identifier is in scope — none when the work runs on a goroutine the handler starts
+// (the root made in it, handed to go, or captured by it): the request ctx would cancel that work
+// as the handler returns, and the message offers context.WithoutCancel(ctx) with a timeout.
+// Not reported: a fallback for a nil ctx (if ctx == nil {
 // ctx = context.Background() }), a comparison with Background, a root handed only to
 // functions that only ask it whether it is done (below), a root used only to carry values
 // (read from, logged with, measured with, or derived into a ctx used so: a log line's fields

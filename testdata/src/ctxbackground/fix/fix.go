@@ -43,3 +43,19 @@ func (s *Server) UploadItems(_ grpc.ClientStreamingServer[catalogpb.Item, catalo
 	_, err := load(context.Background(), "no fix: the stream has no name") // want `pass the stream's Context\(\)`
 	return err
 }
+
+// Acker acknowledges and works after the reply, on a root its goroutine captures: ctx would
+// cancel the work as the handler returns, so no fix is offered.
+type Acker struct {
+	catalogpb.UnimplementedCatalogServer
+}
+
+type actorKey struct{}
+
+func (a *Acker) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	runCtx := context.WithValue(context.Background(), actorKey{}, req.GetId()) // want `pass ctx, or context.WithoutCancel\(ctx\) with a timeout if the goroutine must outlive it`
+	go func() {
+		_, _ = load(runCtx, req.GetId())
+	}()
+	return &catalogpb.Item{}, nil
+}
