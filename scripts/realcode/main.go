@@ -216,12 +216,12 @@ func tsvLines(file string) ([]tsvLine, error) {
 // this machine's toolchain.
 var goEnv = []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local"}
 
-// prepare copies the module out of the module cache into dir, once: a local replace directive
-// (another module of the same repository, by relative path) is dropped, so that the required
-// version comes from the module proxy, and go.sum is completed for the packages analysed.
+// prepare copies the module out of the module cache into dir, once per version (the marker
+// names the module@version the copy holds): a local replace directive (another module of the
+// same repository, by relative path) is dropped, so that the required version comes from the
+// module proxy, and go.sum is completed for the packages analysed.
 func prepare(ctx context.Context, m module, dir string) error {
-	done := filepath.Join(dir, ".realcode-prepared")
-	if _, err := os.Stat(done); err == nil {
+	if prepared(dir, m.key) {
 		return nil
 	}
 	out, err := goCmd(ctx, "", "mod", "download", "-json", m.key)
@@ -248,7 +248,17 @@ func prepare(ctx context.Context, m module, dir string) error {
 	if _, err := goCmd(ctx, dir, append([]string{"list", "-e", "-deps"}, m.patterns...)...); err != nil {
 		return err
 	}
-	return os.WriteFile(done, nil, 0o644)
+	return os.WriteFile(filepath.Join(dir, preparedMarker), []byte(m.key), 0o644)
+}
+
+// preparedMarker names the file prepare writes last in a copy, holding its module@version.
+const preparedMarker = ".realcode-prepared"
+
+// prepared reports whether dir holds a finished copy of key (module@version): a copy of another
+// version of the module — the list pinned a newer one since — is made again.
+func prepared(dir, key string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, preparedMarker))
+	return err == nil && string(b) == key
 }
 
 func makeWritable(dir string) error {

@@ -97,3 +97,19 @@ deadlinelint: module example.com/other@v1.0.0: 1 package not analysed because of
 		t.Errorf("notAnalysed of no errors = %d, want 0", got)
 	}
 }
+
+func TestPrepared(t *testing.T) {
+	dir := t.TempDir()
+	if prepared(dir, "example.com/m@v1.0.0") {
+		t.Fatal("a directory without a marker is prepared")
+	}
+	if err := os.WriteFile(filepath.Join(dir, preparedMarker), []byte("example.com/m@v1.0.0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !prepared(dir, "example.com/m@v1.0.0") {
+		t.Error("the copy of the version the marker names is not prepared")
+	}
+	if prepared(dir, "example.com/m@v1.1.0") {
+		t.Error("a copy of v1.0.0 counts as prepared for v1.1.0")
+	}
+}
