@@ -79,8 +79,8 @@ func run(pass *analysis.Pass) (any, error) {
 			if drops.onlyStartsGoroutines(reached[call]) {
 				continue // given to helpers that only start goroutines with it: lifetimes of their own
 			}
-			if res.OnlyCarries(call) || res.OnlyInspects(call) {
-				continue // it only carries values (a log line's, a metric record's), or is only asked whether it is done
+			if res.OnlyLeaves(call) || res.OnlyInspects(call) {
+				continue // it only carries values (a log line's, a metric record's), is handed to functions that never look at it, or is only asked whether it is done
 			}
 			rep.Report(diagnostic(pass, res, sc, call, reached[call]))
 		}

@@ -25,8 +25,9 @@
 // ctx = context.Background() }), a comparison with Background, a root handed only to
 // functions that only ask it whether it is done (below), a root used only to carry values
 // (read from, logged with, measured with, or derived into a ctx used so: a log line's fields
-// are lost, not a deadline; a function that never looks at its ctx is no such use), a root
-// handed only to
+// are lost, not a deadline), or handed only to functions that never refer to the ctx they take
+// (a getter returning a field, called directly: not through an interface or a function value,
+// whose callee may do anything), a root handed only to
 // functions that use their ctx only in goroutines they start (an exit monitor, a wait
 // returning a channel, also behind an interface every implementation in sight of which does:
 // the root is its lifetime, which the request ctx would end), and a root created in a

@@ -107,6 +107,8 @@ type ignoresCtx struct {
 	// Inspects: it asks its ctx whether it is done (a predicate on the error after the work),
 	// which is work when it is called in a loop. State: that is all it does with its ctx.
 	Inspects, State bool
+	// Unreferred: its ctx parameters are unnamed, blank or never referred to in its body.
+	Unreferred bool
 }
 
 // AFact marks ignoresCtx as an analysis fact.
@@ -655,7 +657,7 @@ func exportIgnoring(pass *analysis.Pass) map[types.Object]bool {
 	for _, d := range declsOf(pass) {
 		if ignoresCtxParams(d.obj, used) {
 			out[d.obj] = true
-			pass.ExportObjectFact(d.obj, new(ignoresCtx))
+			pass.ExportObjectFact(d.obj, &ignoresCtx{Unreferred: true})
 		}
 	}
 	return out

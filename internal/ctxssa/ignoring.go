@@ -37,6 +37,10 @@ const (
 	// ctx.Done() compared with nil in a function without a loop, a predicate that classifies an
 	// error after the work — or compared itself: no values are read, no work is done.
 	inspects
+	// leaves: as carries, and also handed to a parameter its callee never refers to — a
+	// static call of a function whose body is in sight, here or (by its fact) in another
+	// package. Such a call does nothing with the ctx at all: neither bounds nor carries.
+	leaves
 	// dials: the ctx is referred to only to dial (ctxorigin.IsDial), keeping the connection, to
 	// read values from it, to ask it whether it is done, or to derive a ctx used only so (a
 	// dial timeout): a dial helper, whose connection outlives the request that asked.
@@ -158,6 +162,28 @@ func (ig *ignoring) paramNoWork(callee *types.Func, k, depth int) bool {
 	}
 	var f readsParams
 	return ig.pass.ImportObjectFact(callee.Origin(), &f) && slices.Contains(f.Params, k)
+}
+
+// paramUnreferred reports whether callee, called statically with a ctx as argument k (receiver
+// first), never refers to that parameter: by its body in this package, by its fact in another.
+func (ig *ignoring) paramUnreferred(callee *types.Func, k int) bool {
+	if callee.Pkg() == ig.pass.Pkg {
+		fn := ig.res.body(callee)
+		return fn != nil && fn.Synthetic == "" && k < len(fn.Params) && typesutil.IsContext(fn.Params[k].Type()) && !referred(fn.Params[k])
+	}
+	var f ignoresCtx
+	return ig.pass.ImportObjectFact(callee.Origin(), &f) && f.Unreferred
+}
+
+// OnlyLeaves reports whether the ctx value v, of a function of this package, is used only to
+// carry values (OnlyCarries) or handed to parameters their callees never refer to: a function
+// in sight that never looks at the ctx it takes (s.master(ctx) returning a field) does nothing
+// with a root either. A root used so bounds no work and loses no deadline.
+func (r *Result) OnlyLeaves(v ssa.Value) bool {
+	r.igMu.Lock()
+	defer r.igMu.Unlock()
+	ig := r.ignorer()
+	return ig.in(leaves, func() bool { return ig.noWork(v, 0) })
 }
 
 // OnlyMeasures reports whether the ctx value v, of a function of this package, is used only to
@@ -443,8 +469,12 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 		return true
 	}
 	if _, static := common.Value.(*ssa.Function); static && callee != nil {
-		if k := slices.Index(common.Args, v); k >= 0 && ig.paramNoWork(callee, k, depth) {
+		k := slices.Index(common.Args, v)
+		if k >= 0 && ig.paramNoWork(callee, k, depth) {
 			return true // only read there: CopyTraceContext(context.Background(), ctx)
+		}
+		if k >= 0 && ig.mode == leaves && ig.paramUnreferred(callee, k) {
+			return true // never looked at: s.master(context.Background()) returning a field
 		}
 	}
 	if typesutil.ReturnsContext(common.Signature()) {
@@ -463,7 +493,7 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 // as it returns (defer log.Debug(ctx, "done")): a reader, or a function that refers to its ctx
 // only to carry values. Asking the ctx anything else then, or handing it to work, is work.
 func (ig *ignoring) deferredNoWork(common *ssa.CallCommon, v ssa.Value, depth int) bool {
-	if ig.mode != anyNoWork && ig.mode != carries || common.Value == v || common.IsInvoke() ||
+	if ig.mode != anyNoWork && ig.mode != carries && ig.mode != leaves || common.Value == v || common.IsInvoke() ||
 		typesutil.ReturnsContext(common.Signature()) {
 		return false
 	}
@@ -474,7 +504,7 @@ func (ig *ignoring) deferredNoWork(common *ssa.CallCommon, v ssa.Value, depth in
 	if ctxorigin.IsReader(callee) {
 		return true
 	}
-	if k := slices.Index(common.Args, v); k >= 0 && ig.paramNoWork(callee, k, depth) {
+	if k := slices.Index(common.Args, v); k >= 0 && (ig.paramNoWork(callee, k, depth) || ig.mode == leaves && ig.paramUnreferred(callee, k)) {
 		return true
 	}
 	return ig.in(carries, func() bool { return ig.calleeNoWork(nil, callee) })
@@ -658,7 +688,7 @@ func (ig *ignoring) importedNoWork(fn *types.Func) bool {
 		return false
 	}
 	switch ig.mode {
-	case carries:
+	case carries, leaves:
 		return f.Reads
 	case measures:
 		return f.Measures

@@ -79,7 +79,7 @@ func (s *Server) note() { s.journal.Add(context.Background(), 1, "note") } // wa
 // count records a request in a metric: its ctx carries values only.
 func (s *Server) count(ctx context.Context) { Inc(ctx, s.cache.hits) }
 
-// stash never looks at its ctx: what a call means to do with one is not known.
+// stash never looks at its ctx: a root handed to it bounds and carries nothing.
 func (s *Server) stash(ctx context.Context, v string) { s.cache.items[v] = v }
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
@@ -89,7 +89,7 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if slog.Default().Enabled(context.Background(), slog.LevelDebug) { // a level query with a root: silent
 		slog.Debug("get", "id", req.GetId())
 	}
-	s.stash(context.Background(), req.GetId()) // want `context.Background\(\) in handler Server.GetItem drops the caller's deadline`
+	s.stash(context.Background(), req.GetId()) // a helper that never looks at its ctx: silent
 	v := s.cache.Get(req.GetId())              // metrics only: silent
 	recordRequest()                            // metrics only: silent
 	s.note()                                   // want `measure\.Server\.note, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`

@@ -10,7 +10,7 @@ type generic struct {
 	catalogpb.UnimplementedCatalogServer
 }
 
-func first[T any](ctx context.Context, xs []T) T { var zero T; return zero }
+func first[T any](ctx context.Context, xs []T) T { _, _ = load(ctx, ""); var zero T; return zero }
 
 // Calls into a generic function.
 func (s *generic) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {

@@ -8,4 +8,12 @@ import (
 	"example.com/gen/catalogpb"
 )
 
-func load(ctx context.Context, id string) (*catalogpb.Item, error) { return nil, nil }
+// store stands for the service's storage: what it does with its ctx is out of sight.
+type store interface {
+	Get(ctx context.Context, id string) (*catalogpb.Item, error)
+	Put(ctx context.Context, what string)
+}
+
+var db store
+
+func load(ctx context.Context, id string) (*catalogpb.Item, error) { return db.Get(ctx, id) }

@@ -9,7 +9,14 @@ import (
 	"google.golang.org/grpc"
 )
 
-func fetch(ctx context.Context, id string) (*catalogpb.Item, error) { return nil, nil }
+// store stands for the service's storage: what it does with its ctx is out of sight.
+type store interface {
+	Get(ctx context.Context, id string) (*catalogpb.Item, error)
+}
+
+var db store
+
+func fetch(ctx context.Context, id string) (*catalogpb.Item, error) { return db.Get(ctx, id) }
 
 type Catalog struct {
 	catalogpb.UnimplementedCatalogServer
