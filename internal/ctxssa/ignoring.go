@@ -39,7 +39,7 @@ const (
 	inspects
 	// leaves: as carries, and also handed to a parameter its callee never refers to — a
 	// static call of a function whose body is in sight, here or (by its fact) in another
-	// package. Such a call does nothing with the ctx at all: neither bounds nor carries.
+	// package (paramNoWork). Such a call does nothing with the ctx: neither bounds nor carries.
 	leaves
 	// dials: the ctx is referred to only to dial (ctxorigin.IsDial), keeping the connection, to
 	// read values from it, to ask it whether it is done, or to derive a ctx used only so (a
@@ -149,30 +149,27 @@ func (*readsParams) AFact() {}
 func (f *readsParams) String() string { return fmt.Sprintf("reads params %v", f.Params) }
 
 // paramNoWork reports whether callee, called statically with the ctx as argument k (receiver
-// first), only reads values from that parameter: from its body in this package, from its
-// readsParams fact in another. What the call returns is then no ctx derived from this one.
+// first), only reads values from that parameter — or, in the leaves mode, never refers to it:
+// from its body in this package, from its readsParams or ignoresCtx fact in another. What the
+// call returns is then no ctx derived from this one.
 func (ig *ignoring) paramNoWork(callee *types.Func, k, depth int) bool {
 	if ig.mode == measures {
 		return false
 	}
 	if callee.Pkg() == ig.pass.Pkg {
 		fn := ig.res.body(callee)
-		return fn != nil && k < len(fn.Params) && referred(fn.Params[k]) &&
-			ig.in(carries, func() bool { return ig.noWork(fn.Params[k], depth+1) })
+		switch {
+		case fn == nil || k >= len(fn.Params):
+			return false
+		case !referred(fn.Params[k]):
+			return ig.mode == leaves // never looked at: s.master(context.Background()) returning a field
+		}
+		return ig.in(carries, func() bool { return ig.noWork(fn.Params[k], depth+1) })
 	}
-	var f readsParams
-	return ig.pass.ImportObjectFact(callee.Origin(), &f) && slices.Contains(f.Params, k)
-}
-
-// paramUnreferred reports whether callee, called statically with a ctx as argument k (receiver
-// first), never refers to that parameter: by its body in this package, by its fact in another.
-func (ig *ignoring) paramUnreferred(callee *types.Func, k int) bool {
-	if callee.Pkg() == ig.pass.Pkg {
-		fn := ig.res.body(callee)
-		return fn != nil && fn.Synthetic == "" && k < len(fn.Params) && typesutil.IsContext(fn.Params[k].Type()) && !referred(fn.Params[k])
-	}
-	var f ignoresCtx
-	return ig.pass.ImportObjectFact(callee.Origin(), &f) && f.Unreferred
+	var reads readsParams
+	var ignores ignoresCtx
+	return ig.pass.ImportObjectFact(callee.Origin(), &reads) && slices.Contains(reads.Params, k) ||
+		ig.mode == leaves && ig.pass.ImportObjectFact(callee.Origin(), &ignores) && ignores.Unreferred
 }
 
 // OnlyLeaves reports whether the ctx value v, of a function of this package, is used only to
@@ -469,12 +466,8 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 		return true
 	}
 	if _, static := common.Value.(*ssa.Function); static && callee != nil {
-		k := slices.Index(common.Args, v)
-		if k >= 0 && ig.paramNoWork(callee, k, depth) {
+		if k := slices.Index(common.Args, v); k >= 0 && ig.paramNoWork(callee, k, depth) {
 			return true // only read there: CopyTraceContext(context.Background(), ctx)
-		}
-		if k >= 0 && ig.mode == leaves && ig.paramUnreferred(callee, k) {
-			return true // never looked at: s.master(context.Background()) returning a field
 		}
 	}
 	if typesutil.ReturnsContext(common.Signature()) {
@@ -504,7 +497,7 @@ func (ig *ignoring) deferredNoWork(common *ssa.CallCommon, v ssa.Value, depth in
 	if ctxorigin.IsReader(callee) {
 		return true
 	}
-	if k := slices.Index(common.Args, v); k >= 0 && (ig.paramNoWork(callee, k, depth) || ig.mode == leaves && ig.paramUnreferred(callee, k)) {
+	if k := slices.Index(common.Args, v); k >= 0 && ig.paramNoWork(callee, k, depth) {
 		return true
 	}
 	return ig.in(carries, func() bool { return ig.calleeNoWork(nil, callee) })
