@@ -22,7 +22,9 @@
 // (the root made in it, handed to go, or captured by it): the request ctx would cancel that work
 // as the handler returns, and the message offers context.WithoutCancel(ctx) with a timeout.
 // Not reported: a fallback for a nil ctx (if ctx == nil {
-// ctx = context.Background() }), a comparison with Background, a root handed only to
+// ctx = context.Background() }) or for a nil holder of one (if p.host == nil { return
+// context.Background() }; return p.host.Request(), where the holder's type has a ctx field or
+// a method returning one), a comparison with Background, a root handed only to
 // functions that only ask it whether it is done (below), a root used only to carry values
 // (read from, logged with, measured with, or derived into a ctx used so: a log line's fields
 // are lost, not a deadline), or handed only to functions that never refer to the ctx they take

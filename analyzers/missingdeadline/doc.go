@@ -48,8 +48,10 @@
 //     WithoutCancel call;
 //   - a root that is only the fallback of a nil check of a ctx that is given — a parameter,
 //     or a field the package sets to a ctx (if f.ctx != nil { return f.ctx }; return
-//     context.Background(), with &File{ctx: ctx} where a request opens a file): the one given
-//     decides;
+//     context.Background(), with &File{ctx: ctx} where a request opens a file), or of a nil
+//     check of a holder of one that is given (if p.host == nil { return context.Background() };
+//     return p.host.Request(), the holder's type having a ctx field or a method returning one):
+//     the one given decides;
 //   - streaming calls (NewStream, grpc.NewClientStream, server-, client- and bidi-streaming
 //     client methods): a total deadline is the wrong tool for a long-lived stream; use
 //     keepalive and heartbeats. -missingdeadline.streams reports them too;

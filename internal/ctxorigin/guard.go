@@ -13,13 +13,14 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
 
-// NilGuarded reports whether call runs only when some ctx is nil: the fallback in
-// `if ctx == nil { ctx = context.Background() }`, which replaces no caller's ctx.
+// NilGuarded reports whether call runs only when some ctx, or a holder of one, is nil: the
+// fallback in `if ctx == nil { ctx = context.Background() }`, which replaces no caller's ctx.
 func NilGuarded(call *ssa.Call) bool { return NilGuard(call) != nil }
 
 // NilGuard returns the ctx whose nil check call runs under — ctx in `if ctx == nil { ctx =
 // context.Background() }`, the loaded field in `if f.ctx != nil { return f.ctx }; return
-// context.Background()` — or nil when call runs under none.
+// context.Background()` — or the holder of a ctx (holdsCtx) in `if p.host == nil { return
+// context.Background() }; return p.host.Request()`; nil when call runs under none.
 func NilGuard(call *ssa.Call) ssa.Value {
 	b := call.Block()
 	for d := b.Idom(); d != nil; d = d.Idom() {
@@ -45,7 +46,8 @@ func NilGuard(call *ssa.Call) ssa.Value {
 	return nil
 }
 
-// comparesCtxWithNil reports whether op is `x == nil` or `x != nil` for a ctx x.
+// comparesCtxWithNil reports whether op is `x == nil` or `x != nil` for a ctx x or a holder
+// of one.
 func comparesCtxWithNil(op *ssa.BinOp) bool {
 	if op.Op != token.EQL && op.Op != token.NEQ {
 		return false
@@ -54,7 +56,40 @@ func comparesCtxWithNil(op *ssa.BinOp) bool {
 		c, ok := v.(*ssa.Const)
 		return ok && c.IsNil()
 	}
-	return isNil(op.Y) && typesutil.IsContext(op.X.Type()) || isNil(op.X) && typesutil.IsContext(op.Y.Type())
+	return isNil(op.Y) && holdsCtx(op.X.Type()) || isNil(op.X) && holdsCtx(op.Y.Type())
+}
+
+// holdsCtx reports whether a value of type t is a ctx or holds one for its users: a pointer
+// to a struct with a context.Context field, or a pointer or interface with a method that takes
+// nothing and returns a context.Context (a plugin host's Request(), a request wrapper's
+// Context()). While the holder is nil there is no ctx to keep, and a root made only then
+// replaces none: the holder, where it is given, decides. A holder of something else (a cache,
+// a client) says nothing about the ctx.
+func holdsCtx(t types.Type) bool {
+	if typesutil.IsContext(t) {
+		return true
+	}
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Interface:
+	default:
+		return false
+	}
+	ms := types.NewMethodSet(t)
+	for i := 0; i < ms.Len(); i++ {
+		sig, ok := ms.At(i).Type().(*types.Signature)
+		if ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 && typesutil.IsContext(sig.Results().At(0).Type()) {
+			return true
+		}
+	}
+	for i := 0; ; i++ {
+		f := typesutil.FieldVar(t, i)
+		if f == nil {
+			return false
+		}
+		if typesutil.IsContext(f.Type()) {
+			return true
+		}
+	}
 }
 
 // ReplacesNoCtx reports whether the root context created by call stands in for no caller's

@@ -84,3 +84,28 @@ func almostInterceptor(ctx context.Context, req any, info string, handler grpc.U
 	_, _ = load(context.Background(), info)
 	return handler(ctx, req)
 }
+
+// session hands out the ctx of the call that opened it.
+type session struct{ ctx context.Context }
+
+func (s *session) Context() context.Context { return s.ctx }
+
+// shelf holds items, and no ctx.
+type shelf struct{ items map[string]*catalogpb.Item }
+
+// Holders falls back to a root where a holder is nil.
+type Holders struct {
+	catalogpb.UnimplementedCatalogServer
+	sess  *session
+	shelf *shelf
+}
+
+func (h *Holders) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	if h.sess == nil {
+		_, _ = load(context.Background(), "no session: the fallback for a nil holder of a ctx replaces none")
+	}
+	if h.shelf == nil {
+		_, _ = load(context.Background(), "no shelf") // want `context.Background\(\) in handler Holders.GetItem drops`
+	}
+	return load(ctx, req.GetId())
+}

@@ -83,3 +83,52 @@ func Load(client catalogpb.CatalogClient, id string) error {
 	_, err := client.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem .*no deadline`
 	return err
 }
+
+// Host is what a plugin is run under: it hands out the ctx of the run that started it.
+type Host struct {
+	run context.Context
+}
+
+// Request is the ctx of the run the host serves.
+func (h *Host) Request() context.Context { return h.run }
+
+// Plugin calls the catalog for the host that loaded it, or for nobody when it was built bare.
+type Plugin struct {
+	host   *Host
+	cache  *Cache
+	client catalogpb.CatalogClient
+	id     string
+}
+
+// NewPlugin makes a plugin for host.
+func NewPlugin(host *Host, client catalogpb.CatalogClient, id string) *Plugin {
+	return &Plugin{host: host, client: client, id: id}
+}
+
+func (p *Plugin) requestContext() context.Context {
+	if p.host == nil {
+		return context.Background()
+	}
+	return p.host.Request()
+}
+
+// Describe reads the item with the host's ctx; the root stands in only when there is no host:
+// silent.
+func (p *Plugin) Describe() (*catalogpb.Item, error) {
+	return p.client.GetItem(p.requestContext(), &catalogpb.GetItemRequest{Id: p.id})
+}
+
+// Cache holds items; it holds no ctx.
+type Cache struct {
+	items map[string]*catalogpb.Item
+}
+
+// Fetch uses a root whenever the plugin has no cache: a nil cache says nothing about the ctx,
+// the root is the ctx.
+func (p *Plugin) Fetch() (*catalogpb.Item, error) {
+	ctx := p.requestContext()
+	if p.cache == nil {
+		ctx = context.TODO()
+	}
+	return p.client.GetItem(ctx, &catalogpb.GetItemRequest{Id: p.id}) // want `RPC CatalogClient\.GetItem .*no deadline`
+}
