@@ -72,7 +72,8 @@
 // it: a release, an undo; a fallback whose answer is returned is request work), work that runs only
 // once the ctx is done (context.AfterFunc, after <-ctx.Done() or in its select case), a root
 // made cancellable and cancelled when the request's ctx is done (context.WithCancel of it, with
-// context.AfterFunc(ctx, cancel): it lives as long as the request, in every rule), a
+// context.AfterFunc(ctx, cancel), or with a goroutine that waits for ctx.Done() and then calls
+// cancel: it lives as long as the request, in every rule), a
 // root handed to a function value loaded from a field (out of sight), a root given only to a
 // dial (grpc.DialContext, net.Dialer and tls.Dialer DialContext: a connection shared by later
 // requests; or a dial helper of the module that refers to its ctx only to dial and keeps the

@@ -882,7 +882,7 @@ func boolParam(fn *ssa.Function, v ssa.Value) (k int, negated bool) {
 
 // TiedTo returns, for a call of context.WithCancel or WithCancelCause whose cancel function is
 // registered with context.AfterFunc(x, cancel) — directly, or in a function literal that calls
-// it — the ctx x, or nil. The child is cancelled as soon as x is done: a root made cancellable
+// it — or called by a goroutine once x is done (closureTies), the ctx x, or nil. The child is cancelled as soon as x is done: a root made cancellable
 // that way (context.WithCancel(context.Background()) with context.AfterFunc(ctx, cancel), to keep
 // the request's cancellation without its deadline value) stops when the request does.
 func TiedTo(call *ssa.Call) ssa.Value {
@@ -948,19 +948,160 @@ func afterFuncCtx(call *ssa.Call, f ssa.Value) ssa.Value {
 }
 
 // closureTies returns x when the literal mc makes calls v, which it captures (the cancel
-// function, or the variable holding it), and is registered with context.AfterFunc(x, mc).
+// function, or the variable holding it), and is registered with context.AfterFunc(x, mc) — or
+// is started by a go statement and calls v once it has received from x.Done() (go func() {
+// <-ctx.Done(); cancel() }(), or a select with a case <-ctx.Done() before the call: the idiom
+// AfterFunc replaced).
 func closureTies(mc *ssa.MakeClosure, v ssa.Value) ssa.Value {
 	if !callsBound(mc, v) {
 		return nil
 	}
 	for _, u := range *mc.Referrers() {
-		if c, ok := u.(*ssa.Call); ok {
-			if x := afterFuncCtx(c, mc); x != nil {
+		switch u := u.(type) {
+		case *ssa.Call:
+			if x := afterFuncCtx(u, mc); x != nil {
 				return x
+			}
+		case *ssa.Go:
+			if u.Call.Value == mc {
+				if x := cancelsAfterDone(mc, v); x != nil {
+					return x
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// cancelsAfterDone returns the ctx x, as the literal mc's maker holds it, when every call the
+// literal makes of v (which it captures: the cancel function, or the variable holding it) runs
+// only after receiving from x.Done(), x being captured too; nil otherwise.
+func cancelsAfterDone(mc *ssa.MakeClosure, v ssa.Value) ssa.Value {
+	var tied ssa.Value
+	for _, fv := range valueflow.BoundTo(mc, v) {
+		for _, f := range append([]ssa.Value{fv}, loadsOf(fv)...) {
+			for _, ref := range *f.Referrers() {
+				c, ok := ref.(*ssa.Call)
+				if !ok || c.Common().Value != f {
+					continue
+				}
+				x := capturedValue(mc, doneCtxBefore(c))
+				if x == nil || tied != nil && tied != x {
+					return nil
+				}
+				tied = x
+			}
+		}
+	}
+	return tied
+}
+
+// capturedValue returns, for a value v of the literal mc makes that is one of its free
+// variables or a load of one (a captured variable's cell), the value its maker binds there:
+// the value itself, or the one value ever stored in the variable; nil otherwise.
+func capturedValue(mc *ssa.MakeClosure, v ssa.Value) ssa.Value {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		v = load.X
+	}
+	fv, ok := v.(*ssa.FreeVar)
+	if !ok {
+		return nil
+	}
+	i := slices.Index(mc.Fn.(*ssa.Function).FreeVars, fv)
+	if i < 0 {
+		return nil
+	}
+	b := mc.Bindings[i]
+	cell, ok := b.(*ssa.Alloc)
+	if !ok {
+		return b
+	}
+	var stored ssa.Value
+	for _, ref := range *cell.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
+			if stored != nil {
+				return nil // set more than once: which ctx is waited on is not known
+			}
+			stored = st.Val
+		}
+	}
+	return stored
+}
+
+// loadsOf returns the loads of the variable cell v (*v).
+func loadsOf(v ssa.Value) []ssa.Value {
+	var out []ssa.Value
+	for _, ref := range *v.Referrers() {
+		if load, ok := ref.(*ssa.UnOp); ok && load.Op == token.MUL {
+			out = append(out, load)
+		}
+	}
+	return out
+}
+
+// doneCtxBefore returns the ctx whose Done channel instr's function waits on before instr,
+// with instr certain to follow once it is done: a receive from ctx.Done(), or a blocking select
+// with a case <-ctx.Done(), on every way to instr, and every way on from it reaching instr (go
+// func() { select { case <-ctx.Done(): case <-stop: }; cancel() }()); nil otherwise.
+func doneCtxBefore(instr ssa.Instruction) ssa.Value {
+	b := instr.Block()
+	for d := b; d != nil; d = d.Idom() {
+		for _, x := range d.Instrs {
+			if d == b && x == instr {
+				break
+			}
+			var ch ssa.Value
+			switch x := x.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW && isDoneChan(x.X) {
+					ch = x.X
+				}
+			case *ssa.Select:
+				for _, st := range x.States {
+					if x.Blocking && st.Dir == types.RecvOnly && isDoneChan(st.Chan) {
+						ch = st.Chan
+					}
+				}
+			}
+			if ch != nil && (d == b || allReach(d, b)) {
+				return doneCtx(ch)
+			}
+		}
+	}
+	return nil
+}
+
+// allReach reports whether every way on from block from reaches block to before the function
+// returns.
+func allReach(from, to *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{from: true}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if len(x.Succs) == 0 {
+			if _, panics := x.Instrs[len(x.Instrs)-1].(*ssa.Panic); panics {
+				continue // the end of the program, not a way around to (a select matching no case)
+			}
+			return false // a return short of to
+		}
+		for _, s := range x.Succs {
+			if s != to && !seen[s] {
+				seen[s] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	return true
+}
+
+// doneCtx returns the ctx whose Done() made ch (isDoneChan).
+func doneCtx(ch ssa.Value) ssa.Value {
+	common := ch.(*ssa.Call).Common()
+	if common.IsInvoke() {
+		return common.Value
+	}
+	return common.Args[0]
 }
 
 // callsBound reports whether the literal mc makes calls the value v it captures, or what the

@@ -27,11 +27,41 @@ func loose(ctx context.Context, c catalogpb.CatalogClient, id string) error {
 	return err
 }
 
+// watch cancels its root from a goroutine that waits for ctx to be done: the idiom
+// context.AfterFunc replaced.
+func watch(ctx context.Context, c catalogpb.CatalogClient, id string) error {
+	fctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-ctx.Done()
+		cancel()
+	}()
+	_, err := c.GetItem(fctx, &catalogpb.GetItemRequest{Id: id})
+	return err
+}
+
+// early cancels from a goroutine that does not wait for ctx: the root is tied to nothing.
+func early(ctx context.Context, c catalogpb.CatalogClient, id string) error {
+	fctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(time.Hour)
+		cancel()
+	}()
+	_, err := c.GetItem(fctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\)`
+	return err
+}
+
 // Run bounds the job.
 func Run(c catalogpb.CatalogClient) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := follow(ctx, c, "a"); err != nil {
+		return err
+	}
+	if err := watch(ctx, c, "c"); err != nil {
+		return err
+	}
+	if err := early(ctx, c, "d"); err != nil {
 		return err
 	}
 	return loose(ctx, c, "b")
