@@ -74,7 +74,11 @@
 // made cancellable and cancelled when the request's ctx is done (context.WithCancel of it, with
 // context.AfterFunc(ctx, cancel), or with a goroutine that waits for ctx.Done() and then calls
 // cancel: it lives as long as the request, in every rule), a
-// root handed to a function value loaded from a field (out of sight), a root given only to a
+// root handed to a function value loaded from a field (out of sight), a root handed to a ctx
+// setter (a method taking only a ctx and returning nothing) as an object's idle ctx — the reset
+// after the work the function did with the same object's ctx set through the same setter
+// (r.SetContext(ctx); r.Run(); r.SetContext(context.Background()), before a pooled runtime goes
+// back), or the first ctx of an object the function makes and keeps — a root given only to a
 // dial (grpc.DialContext, net.Dialer and tls.Dialer DialContext: a connection shared by later
 // requests; or a dial helper of the module that refers to its ctx only to dial and keeps the
 // connection it returns), a root only asked whether it is done (ctx.Err() or ctx.Done()

@@ -359,6 +359,9 @@ func (d *dropper) ownRoots(fn *ssa.Function, dr *drop) {
 			if !onBehalf(s.Instr) || !d.runs(s.Instr) || dynamic(s.Instr) || s.Func != nil && d.res.CallIgnoresCtx(s.Instr.Common()) || d.res.DialsOnly(s.Func) || d.startsOnly(s) {
 				continue // not work: a callee that does nothing with the ctx (a span, a log line) loses nothing, a dial's conn outlives the request, a goroutine it starts has a lifetime of its own
 			}
+			if ctxorigin.IdleCtx(s) {
+				continue // an object's idle ctx (reset after its work, or a new object's first): the ctx set before its next work decides
+			}
 			rpc := typesutil.IsUnaryRPC(s.Func)
 			for _, o := range d.info.Origins.Of(s.Ctx) {
 				if o.Kind != ctxorigin.Root || o.Call != nil && ctxorigin.ReplacesNoCtx(o.Call) {

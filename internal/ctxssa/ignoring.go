@@ -556,28 +556,7 @@ func keepsConn(call *ssa.Call) bool {
 			return false
 		}
 	}
-	return kept(conn, 0)
-}
-
-func kept(v ssa.Value, depth int) bool {
-	if depth > 4 {
-		return false
-	}
-	for _, ref := range *v.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.Return, *ssa.MapUpdate:
-			return true
-		case *ssa.Store:
-			if ref.Val == v {
-				return true
-			}
-		case *ssa.Phi, *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface:
-			if kept(ref.(ssa.Value), depth+1) {
-				return true
-			}
-		}
-	}
-	return false
+	return ctxorigin.Kept(conn)
 }
 
 // dialsOnly is the fact of a function that refers to its ctx only to dial with it and keeps

@@ -1,0 +1,125 @@
+package ctxorigin
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+)
+
+// A ctx setter is a method whose one parameter is a ctx and which returns nothing
+// (r.SetContext(ctx)): it gives an object the ctx its later work runs with, and does no work
+// itself. What that later work loses depends on the ctx set when it runs.
+
+// IdleCtx reports whether the sink s hands a ctx setter an object's idle ctx, not one for work
+// done now: the function set the same object's ctx through the same method before it (the reset
+// after the work, r.SetContext(ctx); r.Invoke(…); r.SetContext(context.Background()), as a
+// pooled runtime goes back to its pool), or the object is made in the function and kept —
+// returned or stored — (a constructor giving a new object its first ctx, which every use sets
+// again before its work).
+func IdleCtx(s Sink) bool {
+	common := s.Instr.Common()
+	fn := Callee(common)
+	if !isCtxSetter(fn) {
+		return false
+	}
+	x := receiverOf(common)
+	if x == nil {
+		return false
+	}
+	if made(x, s.Instr.Parent()) && Kept(x) {
+		return true
+	}
+	b := s.Instr.Block()
+	for _, d := range s.Instr.Parent().Blocks {
+		if !d.Dominates(b) {
+			continue
+		}
+		for _, instr := range d.Instrs {
+			if instr == s.Instr {
+				break
+			}
+			c, ok := instr.(ssa.CallInstruction)
+			if ok && Callee(c.Common()) == fn && sameObject(receiverOf(c.Common()), x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isCtxSetter reports whether fn is a method taking only a ctx and returning nothing.
+func isCtxSetter(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	sig := fn.Signature()
+	return sig.Recv() != nil && sig.Params().Len() == 1 && typesutil.IsContext(sig.Params().At(0).Type()) && sig.Results().Len() == 0
+}
+
+// receiverOf returns the receiver of a method call: the interface value of an invoke, the first
+// argument of a static call of a method; nil otherwise.
+func receiverOf(common *ssa.CallCommon) ssa.Value {
+	if common.IsInvoke() {
+		return common.Value
+	}
+	if callee := common.StaticCallee(); callee != nil && callee.Signature.Recv() != nil && len(common.Args) > 0 {
+		return common.Args[0]
+	}
+	return nil
+}
+
+// made reports whether x is made in fn: a new value (&T{…}, new(T)) or the result of a call there.
+func made(x ssa.Value, fn *ssa.Function) bool {
+	switch x := x.(type) {
+	case *ssa.Alloc:
+		return x.Heap && x.Parent() == fn
+	case *ssa.Call:
+		return x.Parent() == fn
+	}
+	return false
+}
+
+// sameObject reports whether x and y are the same value, or loads of the same field path from
+// it (r.vm in two statements).
+func sameObject(x, y ssa.Value) bool {
+	if x == y {
+		return true
+	}
+	switch x := x.(type) {
+	case *ssa.FieldAddr:
+		y, ok := y.(*ssa.FieldAddr)
+		return ok && x.Field == y.Field && sameObject(x.X, y.X)
+	case *ssa.UnOp:
+		y, ok := y.(*ssa.UnOp)
+		return ok && x.Op == token.MUL && y.Op == token.MUL && sameObject(x.X, y.X)
+	}
+	return false
+}
+
+// Kept reports whether the value v is returned or stored — kept for later — rather than only
+// used where it is made: through phis and conversions, a few steps deep.
+func Kept(v ssa.Value) bool { return kept(v, 0) }
+
+func kept(v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	for _, ref := range *v.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Return, *ssa.MapUpdate:
+			return true
+		case *ssa.Store:
+			if ref.Val == v {
+				return true
+			}
+		case *ssa.Phi, *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface:
+			if kept(ref.(ssa.Value), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
