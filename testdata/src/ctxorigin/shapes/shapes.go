@@ -152,6 +152,30 @@ func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream grpc.ServerSt
 	go func() {
 		use(sctx) // want `\[request\]`
 	}()
+	// A root cancelled when the request's ctx is done lives as long as the request: by
+	// context.AfterFunc, or by a goroutine that waits for Done and then cancels.
+	actx, acancel := context.WithCancel(context.Background())
+	defer context.AfterFunc(sctx, acancel)() // want `\[request\]`
+	use(actx) // want `\[request\]`
+	gctx, gcancel := context.WithCancel(context.Background())
+	go func() {
+		<-sctx.Done()
+		gcancel()
+	}()
+	use(gctx) // want `\[request\]`
+	// One that may return without cancelling ties nothing.
+	nctx, ncancel := context.WithCancel(context.Background())
+	stop := make(chan struct{})
+	go func() {
+		select {
+		case <-sctx.Done():
+			return
+		case <-stop:
+		}
+		ncancel()
+	}()
+	use(nctx) // want `\[root\]`
+	close(stop)
 	return nil
 }
 
