@@ -882,9 +882,10 @@ func boolParam(fn *ssa.Function, v ssa.Value) (k int, negated bool) {
 
 // TiedTo returns, for a call of context.WithCancel or WithCancelCause whose cancel function is
 // registered with context.AfterFunc(x, cancel) — directly, or in a function literal that calls
-// it — or called by a goroutine once x is done (closureTies), the ctx x, or nil. The child is cancelled as soon as x is done: a root made cancellable
-// that way (context.WithCancel(context.Background()) with context.AfterFunc(ctx, cancel), to keep
-// the request's cancellation without its deadline value) stops when the request does.
+// it — or called by a goroutine once x is done (closureTies), the ctx x, or nil. The child is
+// cancelled as soon as x is done: a root made cancellable that way
+// (context.WithCancel(context.Background()) with context.AfterFunc(ctx, cancel), to keep the
+// request's cancellation without its deadline value) stops when the request does.
 func TiedTo(call *ssa.Call) ssa.Value {
 	callee := Callee(call.Common())
 	if !typesutil.IsFunc(callee, "context", "WithCancel") && !typesutil.IsFunc(callee, "context", "WithCancelCause") {
@@ -978,27 +979,20 @@ func closureTies(mc *ssa.MakeClosure, v ssa.Value) ssa.Value {
 // only after receiving from x.Done(), x being captured too; nil otherwise.
 func cancelsAfterDone(mc *ssa.MakeClosure, v ssa.Value) ssa.Value {
 	var tied ssa.Value
-	for _, fv := range valueflow.BoundTo(mc, v) {
-		for _, f := range append([]ssa.Value{fv}, loadsOf(fv)...) {
-			for _, ref := range *f.Referrers() {
-				c, ok := ref.(*ssa.Call)
-				if !ok || c.Common().Value != f {
-					continue
-				}
-				x := capturedValue(mc, doneCtxBefore(c))
-				if x == nil || tied != nil && tied != x {
-					return nil
-				}
-				tied = x
-			}
+	for _, c := range boundCalls(mc, v) {
+		x := capturedValue(mc, doneCtxBefore(c))
+		if x == nil || tied != nil && tied != x {
+			return nil
 		}
+		tied = x
 	}
 	return tied
 }
 
 // capturedValue returns, for a value v of the literal mc makes that is one of its free
 // variables or a load of one (a captured variable's cell), the value its maker binds there:
-// the value itself, or the one value ever stored in the variable; nil otherwise.
+// the value itself, or the one value stored in the variable, only by its own function
+// (valueflow.LocalStores); nil otherwise.
 func capturedValue(mc *ssa.MakeClosure, v ssa.Value) ssa.Value {
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		v = load.X
@@ -1016,27 +1010,10 @@ func capturedValue(mc *ssa.MakeClosure, v ssa.Value) ssa.Value {
 	if !ok {
 		return b
 	}
-	var stored ssa.Value
-	for _, ref := range *cell.Referrers() {
-		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
-			if stored != nil {
-				return nil // set more than once: which ctx is waited on is not known
-			}
-			stored = st.Val
-		}
+	if stores := valueflow.LocalStores(cell); len(stores) == 1 {
+		return stores[0]
 	}
-	return stored
-}
-
-// loadsOf returns the loads of the variable cell v (*v).
-func loadsOf(v ssa.Value) []ssa.Value {
-	var out []ssa.Value
-	for _, ref := range *v.Referrers() {
-		if load, ok := ref.(*ssa.UnOp); ok && load.Op == token.MUL {
-			out = append(out, load)
-		}
-	}
-	return out
+	return nil // set more than once, or elsewhere: which ctx is waited on is not known
 }
 
 // doneCtxBefore returns the ctx whose Done channel instr's function waits on before instr,
@@ -1106,24 +1083,26 @@ func doneCtx(ch ssa.Value) ssa.Value {
 
 // callsBound reports whether the literal mc makes calls the value v it captures, or what the
 // variable v holds.
-func callsBound(mc *ssa.MakeClosure, v ssa.Value) bool {
-	called := func(f ssa.Value) bool {
+func callsBound(mc *ssa.MakeClosure, v ssa.Value) bool { return len(boundCalls(mc, v)) > 0 }
+
+// boundCalls returns the calls the literal mc makes of the value v it captures, or of what the
+// variable v holds (its loads in the literal).
+func boundCalls(mc *ssa.MakeClosure, v ssa.Value) []*ssa.Call {
+	var out []*ssa.Call
+	calls := func(f ssa.Value) {
 		for _, ref := range *f.Referrers() {
 			if c, ok := ref.(*ssa.Call); ok && c.Common().Value == f {
-				return true
+				out = append(out, c)
 			}
 		}
-		return false
 	}
 	for _, fv := range valueflow.BoundTo(mc, v) {
-		if called(fv) {
-			return true
-		}
+		calls(fv)
 		for _, ref := range *fv.Referrers() {
-			if load, ok := ref.(*ssa.UnOp); ok && load.Op == token.MUL && called(load) {
-				return true
+			if load, ok := ref.(*ssa.UnOp); ok && load.Op == token.MUL {
+				calls(load)
 			}
 		}
 	}
-	return false
+	return out
 }

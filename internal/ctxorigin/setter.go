@@ -25,24 +25,20 @@ func IdleCtx(s Sink) bool {
 	if !isCtxSetter(fn) {
 		return false
 	}
-	x := receiverOf(common)
+	x := receiverOf(common, fn)
 	if x == nil {
 		return false
 	}
 	if made(x, s.Instr.Parent()) && Kept(x) {
 		return true
 	}
-	b := s.Instr.Block()
-	for _, d := range s.Instr.Parent().Blocks {
-		if !d.Dominates(b) {
-			continue
-		}
+	for d := s.Instr.Block(); d != nil; d = d.Idom() {
 		for _, instr := range d.Instrs {
 			if instr == s.Instr {
 				break
 			}
 			c, ok := instr.(ssa.CallInstruction)
-			if ok && Callee(c.Common()) == fn && sameObject(receiverOf(c.Common()), x) {
+			if ok && Callee(c.Common()) == fn && sameObject(receiverOf(c.Common(), fn), x) {
 				return true
 			}
 		}
@@ -59,13 +55,14 @@ func isCtxSetter(fn *types.Func) bool {
 	return sig.Recv() != nil && sig.Params().Len() == 1 && typesutil.IsContext(sig.Params().At(0).Type()) && sig.Results().Len() == 0
 }
 
-// receiverOf returns the receiver of a method call: the interface value of an invoke, the first
-// argument of a static call of a method; nil otherwise.
-func receiverOf(common *ssa.CallCommon) ssa.Value {
+// receiverOf returns the receiver of a call of the method fn: the interface value of an invoke,
+// the first argument of a call that passes it (ReceiverInArgs); nil for a method value's call,
+// whose receiver is bound.
+func receiverOf(common *ssa.CallCommon, fn *types.Func) ssa.Value {
 	if common.IsInvoke() {
 		return common.Value
 	}
-	if callee := common.StaticCallee(); callee != nil && callee.Signature.Recv() != nil && len(common.Args) > 0 {
+	if ReceiverInArgs(common, fn) {
 		return common.Args[0]
 	}
 	return nil
@@ -83,7 +80,8 @@ func made(x ssa.Value, fn *ssa.Function) bool {
 }
 
 // sameObject reports whether x and y are the same value, or loads of the same field path from
-// it (r.vm in two statements).
+// it (r.vm in two statements). Unlike sameBase (FirstUse's), two loads match when their
+// addresses do, not only when they are one address value.
 func sameObject(x, y ssa.Value) bool {
 	if x == y {
 		return true
