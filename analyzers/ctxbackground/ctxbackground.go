@@ -73,6 +73,9 @@ func run(pass *analysis.Pass) (any, error) {
 			if deadlineWrapper(call) != "" && inDeferred(fn) || ctxorigin.AfterDone(call) || ctxorigin.FirstUseOfServer(call) {
 				continue // a bounded fresh ctx for deferred cleanup (the idiom), work after the caller gave up, or on the first use of shared state only
 			}
+			if deadlineWrapper(call) != "" && ctxorigin.AfterFailure(call) {
+				continue // a fresh budget for what runs because the work failed, as it returns or ends: cleanup after the failure
+			}
 			if tiedToRequest(info, call) {
 				continue // made cancellable and cancelled with the request (context.AfterFunc(ctx, cancel))
 			}

@@ -86,8 +86,12 @@
 // whether a failure was the caller's deadline — in a loop, the answer may stop it, and that is
 // work), and a call of a function that does no work with its ctx (it never uses it, only
 // reads values from it or logs with it, starts a span and drops the ctx the tracer returns,
-// or hands it to functions that do the same: a summary exported as a fact). In the handler itself, a
-// bounded fresh ctx in a deferred function literal is the cleanup idiom and is not reported.
+// or hands it to functions that do the same: a summary exported as a fact). In the
+// handler itself, a bounded fresh ctx in a deferred function literal is the cleanup idiom and is
+// not reported, nor is one made only on the way out of a failure: in the err != nil branch from
+// which the handler returns that error, or from which a goroutine it starts (one with no
+// results, such as a loop over a failed Recv) returns; a failure the function goes on from, or
+// swallows, is not a way out.
 //
 // A helper — in any package of the module —
 // that returns a root context which the handler then works with (ctxutil.NewRoot(),

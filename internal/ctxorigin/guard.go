@@ -225,14 +225,23 @@ func AfterDone(instr ssa.Instruction) bool {
 // same error (return nil, err) or panics. It is cleanup after a failure — releasing what was
 // acquired, rolling back — whose result the caller never sees: the request has failed, and the
 // cleanup must run whether or not its ctx is still live, which is why it takes a fresh one.
-func OnFailure(instr ssa.Instruction) bool {
+func OnFailure(instr ssa.Instruction) bool { return onFailure(instr, false) }
+
+// AfterFailure is OnFailure for a function with no results too — a goroutine a stream handler
+// starts, which a failed Recv ends — where every way on from the err != nil branch returns
+// or panics. What runs there runs because the work failed, and the one result left to give is
+// the end of the goroutine.
+func AfterFailure(instr ssa.Instruction) bool { return onFailure(instr, true) }
+
+func onFailure(instr ssa.Instruction, void bool) bool {
 	instr = loopOf(instr)
 	b := instr.Block()
 	if b == nil {
 		return false
 	}
 	res := b.Parent().Signature.Results()
-	if res.Len() == 0 || !typesutil.IsError(res.At(res.Len()-1).Type()) {
+	noResults := void && res.Len() == 0
+	if !noResults && (res.Len() == 0 || !typesutil.IsError(res.At(res.Len()-1).Type())) {
 		return false
 	}
 	for d := b.Idom(); d != nil; d = d.Idom() {
@@ -241,7 +250,13 @@ func OnFailure(instr ssa.Instruction) bool {
 			continue
 		}
 		err, failed := errCheck(cond.Cond)
-		if err != nil && OnlyVia(d, failed, b) && returnsOnly(b, err) {
+		if err == nil || !OnlyVia(d, failed, b) {
+			continue
+		}
+		if noResults {
+			err = nil // every return ends the function's work; there is no error to give
+		}
+		if returnsOnly(b, err) {
 			return true
 		}
 	}
@@ -286,7 +301,8 @@ func errCheck(v ssa.Value) (ssa.Value, int) {
 }
 
 // returnsOnly reports whether every path from block b ends in a return whose last result is
-// err, or wraps it (fmt.Errorf("…: %w", err)), or in a panic.
+// err, or wraps it (fmt.Errorf("…: %w", err)), or in a panic; with err nil, in any return
+// reached without going back round a loop b is in.
 func returnsOnly(b *ssa.BasicBlock, err ssa.Value) bool {
 	seen := map[*ssa.BasicBlock]bool{b: true}
 	queue := []*ssa.BasicBlock{b}
@@ -295,12 +311,15 @@ func returnsOnly(b *ssa.BasicBlock, err ssa.Value) bool {
 		queue = queue[1:]
 		switch last := x.Instrs[len(x.Instrs)-1].(type) {
 		case *ssa.Return:
-			if len(last.Results) == 0 || !wraps(stored(last.Results[len(last.Results)-1]), err) {
+			if err != nil && (len(last.Results) == 0 || !wraps(stored(last.Results[len(last.Results)-1]), err)) {
 				return false
 			}
 		case *ssa.Panic:
 		default:
 			for _, s := range x.Succs {
+				if err == nil && s.Dominates(b) {
+					return false // back round a loop b is in: the function goes on
+				}
 				if !seen[s] {
 					seen[s] = true
 					queue = append(queue, s)
