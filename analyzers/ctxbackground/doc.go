@@ -86,7 +86,10 @@
 // whether a failure was the caller's deadline — in a loop, the answer may stop it, and that is
 // work), and a call of a function that does no work with its ctx (it never uses it, only
 // reads values from it or logs with it, starts a span and drops the ctx the tracer returns,
-// or hands it to functions that do the same: a summary exported as a fact). In the
+// or hands it to functions that do the same: a summary exported as a fact), nor a root handed to
+// a function (or, through an interface, every implementation in sight) whose only work with its
+// ctx is done on the first use of state it keeps or in a literal sync.Once runs (a store
+// reading its ID once into an atomic field: initialisation every later caller shares). In the
 // handler itself, a bounded fresh ctx in a deferred function literal is the cleanup idiom and is
 // not reported, nor is one made only on the way out of a failure: in the err != nil branch from
 // which the handler returns that error, or from which a goroutine it starts (one with no

@@ -39,7 +39,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "build SSA, request scopes and ctx origins for deadlinelint's rules",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams), new(readsParams), new(startsCtx), new(dialsOnly), new(unusedParams)},
+	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams), new(readsParams), new(startsCtx), new(dialsOnly), new(initsOnly), new(unusedParams)},
 }
 
 // runsParams is the fact of a function or method that runs some of its func-typed

@@ -45,6 +45,11 @@ const (
 	// read values from it, to ask it whether it is done, or to derive a ctx used only so (a
 	// dial timeout): a dial helper, whose connection outlives the request that asked.
 	dials
+	// initializes: as anyNoWork, and also handed to work done only on the first use of shared
+	// state (ctxorigin.FirstUse: if d.id.Load() == nil { … d.id.Store(&id) }) or in a literal
+	// sync.Once runs: initialisation every later caller shares, done once for whoever came
+	// first, not work done for this caller.
+	initializes
 	nUses
 )
 
@@ -119,6 +124,9 @@ func exportSemanticIgnoring(pass *analysis.Pass, res *Result, info *Info) {
 		}
 		if ig.in(dials, func() bool { return ig.ignoresParams(fn) }) {
 			pass.ExportObjectFact(obj, new(dialsOnly))
+		}
+		if ig.in(initializes, func() bool { return ig.ignoresParams(fn) }) {
+			pass.ExportObjectFact(obj, new(initsOnly))
 		}
 		if !obj.Exported() {
 			continue
@@ -255,6 +263,52 @@ func (r *Result) CallIgnoresCtx(common *ssa.CallCommon) bool {
 	return ig.in(anyNoWork, func() bool { return ig.invokeNoWork(common) })
 }
 
+// initsOnly is the fact of a function whose work with its ctx is only initialisation of
+// shared state: done on its first use, or in a literal sync.Once runs (the initializes mode).
+type initsOnly struct{}
+
+// AFact marks initsOnly as an analysis fact.
+func (*initsOnly) AFact() {}
+
+func (*initsOnly) String() string { return "initialises only" }
+
+// initOnly reports whether call is made only to initialise shared state once: in a literal
+// sync.Once runs, or only on the first use of the state (ctxorigin.FirstUse).
+func initOnly(call ssa.CallInstruction) bool {
+	return ctxorigin.InOnceFunc(call.Parent()) || ctxorigin.FirstUse(call)
+}
+
+// CallInitializesOnly reports whether the call's work with the ctx it is given is at most
+// initialisation of shared state (the initializes mode): its callee, or for an interface call
+// every implementation in sight, does no work with its ctx or does it only on the first use of
+// state it then keeps (a store reading its ID once and keeping it in an atomic field), or in a
+// literal sync.Once runs. A root handed to it bounds what every later caller shares, built once
+// for whoever came first: no caller's deadline is lost.
+func (r *Result) CallInitializesOnly(common *ssa.CallCommon) bool {
+	r.igMu.Lock()
+	defer r.igMu.Unlock()
+	ig := r.ignorer()
+	return ig.in(initializes, func() bool {
+		if common.IsInvoke() {
+			return ig.invokeNoWork(common)
+		}
+		callee := ctxorigin.Callee(common)
+		if _, static := common.Value.(*ssa.Function); !static || callee == nil {
+			return false
+		}
+		return ig.calleeNoWork(nil, callee)
+	})
+}
+
+// OnlyInitializes reports whether the ctx value v, of a function of this package, is used
+// only in ways that do no work with it or only initialise shared state (CallInitializesOnly).
+func (r *Result) OnlyInitializes(v ssa.Value) bool {
+	r.igMu.Lock()
+	defer r.igMu.Unlock()
+	ig := r.ignorer()
+	return ig.in(initializes, func() bool { return ig.noWork(v, 0) })
+}
+
 // activeKey is a question being answered: fn, in one memo (mode and strictness).
 type activeKey struct {
 	fn   *ssa.Function
@@ -307,7 +361,7 @@ func (ig *ignoring) ignoresParams(fn *ssa.Function) bool {
 		}
 	}
 	delete(ig.active, key)
-	ok = found && ok && (ig.mode == anyNoWork || refersToCtx(fn))
+	ok = found && ok && (ig.mode == anyNoWork || ig.mode == initializes || refersToCtx(fn))
 	switch {
 	case !ok || ig.low >= at:
 		// Settled: a no needs no assumption; a yes that assumed only about fn, or nothing,
@@ -357,6 +411,9 @@ func (ig *ignoring) noWork(v ssa.Value, depth int) bool {
 		return true
 	}
 	for _, ref := range *refs {
+		if call, ok := ref.(ssa.CallInstruction); ok && ig.mode == initializes && initOnly(call) {
+			continue
+		}
 		switch ref := ref.(type) {
 		case *ssa.DebugRef, *ssa.BinOp:
 		case *ssa.Call:
@@ -486,7 +543,7 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 // as it returns (defer log.Debug(ctx, "done")): a reader, or a function that refers to its ctx
 // only to carry values. Asking the ctx anything else then, or handing it to work, is work.
 func (ig *ignoring) deferredNoWork(common *ssa.CallCommon, v ssa.Value, depth int) bool {
-	if ig.mode != anyNoWork && ig.mode != carries && ig.mode != leaves || common.Value == v || common.IsInvoke() ||
+	if ig.mode != anyNoWork && ig.mode != initializes && ig.mode != carries && ig.mode != leaves || common.Value == v || common.IsInvoke() ||
 		typesutil.ReturnsContext(common.Signature()) {
 		return false
 	}
@@ -651,6 +708,9 @@ func (ig *ignoring) resolver() *callees.Resolver {
 func (ig *ignoring) importedNoWork(fn *types.Func) bool {
 	if ig.mode == dials {
 		return ig.pass.ImportObjectFact(fn.Origin(), new(dialsOnly))
+	}
+	if ig.mode == initializes && ig.pass.ImportObjectFact(fn.Origin(), new(initsOnly)) {
+		return true
 	}
 	var f ignoresCtx
 	if !ig.pass.ImportObjectFact(fn.Origin(), &f) {
