@@ -93,8 +93,9 @@
 // handler itself, a bounded fresh ctx in a deferred function literal is the cleanup idiom and is
 // not reported, nor is one made only on the way out of a failure: in the err != nil branch from
 // which the handler returns that error, or from which a goroutine it starts (one with no
-// results, such as a loop over a failed Recv) returns; a failure the function goes on from, or
-// swallows, is not a way out.
+// results, such as a loop over a failed Recv) returns, nor a helper called only in such a
+// branch of the handler (an undo before it returns the error); a failure the function goes on
+// from, or swallows, is not a way out.
 //
 // A helper — in any package of the module —
 // that returns a root context which the handler then works with (ctxutil.NewRoot(),

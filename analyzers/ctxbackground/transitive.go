@@ -683,6 +683,9 @@ func (d *dropper) droppingCalls(sc *scope.Scope, fn *ssa.Function) []*candidate 
 			if ctxorigin.FirstUseOfServer(call) {
 				continue // only on the first use of shared state the handler then sets: kept for every later request
 			}
+			if ctxorigin.OnFailure(call) {
+				continue // on the way out of a failure the handler returns: cleanup after it, as in a helper (onBehalf)
+			}
 			name, dr := d.calleeDrop(call)
 			if cbName, cd := d.callbackDrop(call.Common()); cd != nil {
 				if dr == nil {

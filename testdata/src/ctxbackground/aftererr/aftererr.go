@@ -44,6 +44,27 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	return &catalogpb.Item{Id: req.GetId()}, nil
 }
 
+// undo releases what a failed request took, with a root of its own.
+func (s *Server) undo(id string) error { // want undo:"drops ctx"
+	return s.store.Delete(context.Background(), id)
+}
+
+// UploadItems undoes a failed upload through a helper on its way out of the failure: silent.
+// Undoing on success is the request's work: reported.
+func (s *Server) UploadItems(stream catalogpb.Catalog_UploadItemsServer) error {
+	m, err := stream.Recv()
+	if err != nil {
+		return errors.Join(err, s.undo("upload"))
+	}
+	if err := s.store.Put(stream.Context(), m.GetId()); err != nil {
+		if uerr := s.undo(m.GetId()); uerr != nil {
+			return errors.Join(err, uerr)
+		}
+		return err
+	}
+	return s.undo("staging/" + m.GetId()) // want `aftererr.Server.undo, called in handler Server.UploadItems, works with context.Background\(\)`
+}
+
 func (s *Server) Chat(stream catalogpb.Catalog_ChatServer) error {
 	errc := make(chan error, 1)
 	go func() {
