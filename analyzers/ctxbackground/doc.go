@@ -88,12 +88,14 @@
 // reads values from it or logs with it, starts a span and drops the ctx the tracer returns,
 // or hands it to functions that do the same: a summary exported as a fact), nor a root handed to
 // a function (or, through an interface, every implementation in sight) whose only work with its
-// ctx is done on the first use of state it keeps or in a literal sync.Once runs (a store
-// reading its ID once into an atomic field: initialisation every later caller shares). In the
+// ctx is done on the first use of state it keeps or in a literal the Do of a shared sync.Once
+// runs — a field's, not a local Once that runs on every call — (a store reading its ID once
+// into an atomic field: initialisation every later caller shares). In the
 // handler itself, a bounded fresh ctx in a deferred function literal is the cleanup idiom and is
 // not reported, nor is one made only on the way out of a failure: in the err != nil branch from
 // which the handler returns that error, or from which a goroutine it starts (one with no
-// results, such as a loop over a failed Recv) returns, nor a helper called only in such a
+// results, such as a loop over a failed Recv) returns — every way on ending, not polling in a
+// loop with no way out — nor a helper called only in such a
 // branch of the handler (an undo before it returns the error); a failure the function goes on
 // from, or swallows, is not a way out.
 //

@@ -182,6 +182,31 @@ func runByOnce(fn *ssa.Function) bool {
 	return passedTo(fn, func(obj types.Object) bool { f, _ := obj.(*types.Func); return isOnceRunner(f) })
 }
 
+// InSharedOnce reports whether fn is, or is nested in, a function literal that the Do method
+// of a sync.Once not local to the function calling it runs (a field's or a package variable's:
+// l.once.Do): once for every caller, not once per call as a local Once is, nor as a
+// sync.OnceFunc made anew on each call.
+func InSharedOnce(fn *ssa.Function) bool {
+	for ; fn != nil && fn.Parent() != nil; fn = fn.Parent() {
+		shared := usedBy(fn, func(v ssa.Value, ref ssa.Instruction) bool {
+			call, ok := ref.(*ssa.Call)
+			if !ok || !typesutil.IsMethod(Callee(call.Common()), "sync", "Once", "Do") {
+				return false
+			}
+			args := call.Common().Args
+			if len(args) != 2 || args[1] != v {
+				return false
+			}
+			_, local := args[0].(*ssa.Alloc)
+			return !local
+		})
+		if shared {
+			return true
+		}
+	}
+	return false
+}
+
 // isOnceRunner reports whether fn runs its function argument at most once.
 func isOnceRunner(fn *types.Func) bool {
 	return typesutil.IsMethod(fn, "sync", "Once", "Do") ||
@@ -302,10 +327,12 @@ func errCheck(v ssa.Value) (ssa.Value, int) {
 
 // returnsOnly reports whether every path from block b ends in a return whose last result is
 // err, or wraps it (fmt.Errorf("…: %w", err)), or in a panic; with err nil, in any return
-// reached without going back round a loop b is in.
+// reached without going back round a loop b is in. A way that never ends (a loop with no way
+// out) is not a return.
 func returnsOnly(b *ssa.BasicBlock, err ssa.Value) bool {
 	seen := map[*ssa.BasicBlock]bool{b: true}
 	queue := []*ssa.BasicBlock{b}
+	ends := make(map[*ssa.BasicBlock]bool) // the blocks from which the function ends
 	for len(queue) > 0 {
 		x := queue[0]
 		queue = queue[1:]
@@ -314,7 +341,9 @@ func returnsOnly(b *ssa.BasicBlock, err ssa.Value) bool {
 			if err != nil && (len(last.Results) == 0 || !wraps(stored(last.Results[len(last.Results)-1]), err)) {
 				return false
 			}
+			ends[x] = true
 		case *ssa.Panic:
+			ends[x] = true
 		default:
 			for _, s := range x.Succs {
 				if err == nil && s.Dominates(b) {
@@ -327,7 +356,19 @@ func returnsOnly(b *ssa.BasicBlock, err ssa.Value) bool {
 			}
 		}
 	}
-	return true
+	// Every way on must end: a loop with no way out (for { … } polling forever) never returns.
+	for grew := true; grew; {
+		grew = false
+		for x := range seen {
+			if ends[x] {
+				continue
+			}
+			if slices.ContainsFunc(x.Succs, func(s *ssa.BasicBlock) bool { return ends[s] }) {
+				ends[x], grew = true, true
+			}
+		}
+	}
+	return len(ends) == len(seen)
 }
 
 // stored returns, for a result a function with defers returns through its result slot (*t4 =

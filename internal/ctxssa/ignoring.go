@@ -47,8 +47,8 @@ const (
 	dials
 	// initializes: as anyNoWork, and also handed to work done only on the first use of shared
 	// state (ctxorigin.FirstUse: if d.id.Load() == nil { … d.id.Store(&id) }) or in a literal
-	// sync.Once runs: initialisation every later caller shares, done once for whoever came
-	// first, not work done for this caller.
+	// a shared sync.Once's Do runs: initialisation every later caller shares, done once for
+	// whoever came first, not work done for this caller.
 	initializes
 	nUses
 )
@@ -273,9 +273,10 @@ func (*initsOnly) AFact() {}
 func (*initsOnly) String() string { return "initialises only" }
 
 // initOnly reports whether call is made only to initialise shared state once: in a literal
-// sync.Once runs, or only on the first use of the state (ctxorigin.FirstUse).
+// the Do of a shared sync.Once runs (a local Once, or a sync.OnceFunc made on each call, runs
+// every call), or only on the first use of the state (ctxorigin.FirstUse).
 func initOnly(call ssa.CallInstruction) bool {
-	return ctxorigin.InOnceFunc(call.Parent()) || ctxorigin.FirstUse(call)
+	return ctxorigin.InSharedOnce(call.Parent()) || ctxorigin.FirstUse(call)
 }
 
 // CallInitializesOnly reports whether the call's work with the ctx it is given is at most
