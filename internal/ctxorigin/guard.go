@@ -167,9 +167,18 @@ func InOnce(call *ssa.Call) bool { return InOnceFunc(call.Parent()) }
 
 // InOnceFunc reports whether fn is, or is nested in, a function literal that sync.Once's Do or
 // one of the sync.Once* wrappers runs.
-func InOnceFunc(fn *ssa.Function) bool {
+func InOnceFunc(fn *ssa.Function) bool { return nestedIn(fn, runByOnce) }
+
+// InSharedOnce reports whether fn is, or is nested in, a function literal that the Do method
+// of a sync.Once not local to the function calling it runs (a field's or a package variable's:
+// l.once.Do): once for every caller, not once per call as a local Once is, nor as a
+// sync.OnceFunc made anew on each call.
+func InSharedOnce(fn *ssa.Function) bool { return nestedIn(fn, runBySharedOnce) }
+
+// nestedIn reports whether the function literal fn, or one it is nested in, satisfies lit.
+func nestedIn(fn *ssa.Function, lit func(*ssa.Function) bool) bool {
 	for ; fn != nil && fn.Parent() != nil; fn = fn.Parent() {
-		if runByOnce(fn) {
+		if lit(fn) {
 			return true
 		}
 	}
@@ -182,29 +191,21 @@ func runByOnce(fn *ssa.Function) bool {
 	return passedTo(fn, func(obj types.Object) bool { f, _ := obj.(*types.Func); return isOnceRunner(f) })
 }
 
-// InSharedOnce reports whether fn is, or is nested in, a function literal that the Do method
-// of a sync.Once not local to the function calling it runs (a field's or a package variable's:
-// l.once.Do): once for every caller, not once per call as a local Once is, nor as a
-// sync.OnceFunc made anew on each call.
-func InSharedOnce(fn *ssa.Function) bool {
-	for ; fn != nil && fn.Parent() != nil; fn = fn.Parent() {
-		shared := usedBy(fn, func(v ssa.Value, ref ssa.Instruction) bool {
-			call, ok := ref.(*ssa.Call)
-			if !ok || !typesutil.IsMethod(Callee(call.Common()), "sync", "Once", "Do") {
-				return false
-			}
-			args := call.Common().Args
-			if len(args) != 2 || args[1] != v {
-				return false
-			}
-			_, local := args[0].(*ssa.Alloc)
-			return !local
-		})
-		if shared {
-			return true
+// runBySharedOnce reports whether the function literal fn is passed to the Do of a sync.Once
+// that is not a local of the calling function.
+func runBySharedOnce(fn *ssa.Function) bool {
+	return usedBy(fn, func(v ssa.Value, ref ssa.Instruction) bool {
+		call, ok := ref.(*ssa.Call)
+		if !ok || !typesutil.IsMethod(Callee(call.Common()), "sync", "Once", "Do") {
+			return false
 		}
-	}
-	return false
+		args := call.Common().Args
+		if len(args) != 2 || args[1] != v {
+			return false
+		}
+		_, local := args[0].(*ssa.Alloc)
+		return !local
+	})
 }
 
 // isOnceRunner reports whether fn runs its function argument at most once.

@@ -264,7 +264,8 @@ func (r *Result) CallIgnoresCtx(common *ssa.CallCommon) bool {
 }
 
 // initsOnly is the fact of a function whose work with its ctx is only initialisation of
-// shared state: done on its first use, or in a literal sync.Once runs (the initializes mode).
+// shared state: done on its first use, or in a literal a shared sync.Once's Do runs (the
+// initializes mode).
 type initsOnly struct{}
 
 // AFact marks initsOnly as an analysis fact.
@@ -283,7 +284,7 @@ func initOnly(call ssa.CallInstruction) bool {
 // initialisation of shared state (the initializes mode): its callee, or for an interface call
 // every implementation in sight, does no work with its ctx or does it only on the first use of
 // state it then keeps (a store reading its ID once and keeping it in an atomic field), or in a
-// literal sync.Once runs. A root handed to it bounds what every later caller shares, built once
+// literal a shared sync.Once's Do runs. A root handed to it bounds what every later caller shares, built once
 // for whoever came first: no caller's deadline is lost.
 func (r *Result) CallInitializesOnly(common *ssa.CallCommon) bool {
 	r.igMu.Lock()
@@ -299,15 +300,6 @@ func (r *Result) CallInitializesOnly(common *ssa.CallCommon) bool {
 		}
 		return ig.calleeNoWork(nil, callee)
 	})
-}
-
-// OnlyInitializes reports whether the ctx value v, of a function of this package, is used
-// only in ways that do no work with it or only initialise shared state (CallInitializesOnly).
-func (r *Result) OnlyInitializes(v ssa.Value) bool {
-	r.igMu.Lock()
-	defer r.igMu.Unlock()
-	ig := r.ignorer()
-	return ig.in(initializes, func() bool { return ig.noWork(v, 0) })
 }
 
 // activeKey is a question being answered: fn, in one memo (mode and strictness).
