@@ -81,6 +81,9 @@
 //     zero: how long is then the caller's setting, as with a -timeout flag;
 //   - a call given an option that bounds each attempt with a deadline of its own
 //     (go-grpc-middleware's retry WithPerRetryTimeout, v1 or v2);
+//   - a ctx whose cancel function a timer runs — ctx, cancel := context.WithCancel(ctx) with
+//     time.AfterFunc(d, cancel), or a literal calling cancel: a deadline in all but name, and a
+//     watchdog the work resets as it makes progress bounds each step;
 //   - a call through a generated client interface (pb.CatalogClient) when a type of the package
 //     or of one it imports implements that interface with a method, of the generated shape,
 //     that makes each of its unary RPCs with a deadline (a service's own client library

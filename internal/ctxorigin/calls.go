@@ -194,7 +194,7 @@ func (r *Resolver) known(k *api, call *ssa.Call, idx int) Set {
 	if arg == nil {
 		return unknown
 	}
-	if k.effect == addsDeadline {
+	if k.effect == addsDeadline || TimedOut(call) {
 		return withDeadline(r.of(arg))
 	}
 	parent := r.of(arg)

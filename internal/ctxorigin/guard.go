@@ -960,6 +960,59 @@ func TiedTo(call *ssa.Call) ssa.Value {
 	return nil
 }
 
+// TimedOut reports whether call, a call of context.WithCancel or WithCancelCause, has its
+// cancel function run by a timer: handed to time.AfterFunc(d, cancel), directly or in a function
+// literal that calls it. The child then has a deadline in all but name — a watchdog the work
+// resets as it makes progress (t.Reset(d) after each chunk sent) bounds each step as
+// WithTimeout bounds the whole.
+func TimedOut(call *ssa.Call) bool {
+	callee := Callee(call.Common())
+	if !typesutil.IsFunc(callee, "context", "WithCancel") && !typesutil.IsFunc(callee, "context", "WithCancelCause") {
+		return false
+	}
+	for _, ref := range *call.Referrers() {
+		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 1 {
+			return runByTimer(ext, 0)
+		}
+	}
+	return false
+}
+
+// runByTimer reports whether the function v — or a copy of it, a literal calling it — is handed
+// to time.AfterFunc as the function the timer runs.
+func runByTimer(v ssa.Value, depth int) bool {
+	if depth > 3 || v.Referrers() == nil {
+		return false
+	}
+	for _, use := range *v.Referrers() {
+		switch use := use.(type) {
+		case *ssa.ChangeType: // a CancelFunc passed as a func()
+			if runByTimer(use, depth+1) {
+				return true
+			}
+		case *ssa.Call:
+			args := use.Common().Args
+			if typesutil.IsFunc(Callee(use.Common()), "time", "AfterFunc") && len(args) == 2 && args[1] == v {
+				return true
+			}
+		case *ssa.MakeClosure:
+			if callsBound(use, v) && runByTimer(use, depth+1) {
+				return true
+			}
+		case *ssa.Store:
+			// The variable a literal captures it in: its loads, and the literals capturing it.
+			if cell, ok := use.Addr.(*ssa.Alloc); ok && use.Val == v && runByTimer(cell, depth+1) {
+				return true
+			}
+		case *ssa.UnOp:
+			if use.Op == token.MUL && runByTimer(use, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // tiedBy returns x where the cancel function v — or a copy of it, the variable holding it, a
 // literal calling it — is registered with context.AfterFunc(x, …), or nil.
 func tiedBy(v ssa.Value, depth int) ssa.Value {
