@@ -25,7 +25,10 @@
 // duration added to time.Now() for context.WithDeadline or a SetDeadline method, or as a
 // time.Duration field of a net/http Client, Server or Transport literal (Timeout: 30). Zero,
 // an explicit conversion (time.Duration(500)), a typed Duration constant and variables are
-// not reported: their unit cannot be known, and the rule never guesses from names.
+// not reported: their unit cannot be known, and the rule never guesses from names. Neither is
+// 1 for time.NewTimer or AfterFunc: the shortest duration, a timer that fires at once (a
+// heartbeat loop's first turn, before Reset gives the period); a one-shot time.After(1) waits
+// for nothing, and its 1 can only be a unit left out.
 // time.Sleep is staticcheck's SA1004.
 //
 // For example:

@@ -19,16 +19,21 @@ import (
 type durationParam struct {
 	pkg, name string
 	arg       int
+	// atOnce: the function makes a timer that can be reset, for which 1 — the shortest
+	// duration — means "fire at once": time.NewTimer(1) starts a heartbeat loop's first turn
+	// right away, and Reset gives the period after it. A one-shot wait of 1ns waits for
+	// nothing, and its 1 can only be a unit left out.
+	atOnce bool
 }
 
 var durationParams = []durationParam{
-	{typesutil.ContextPath, "WithTimeout", 1},
-	{typesutil.ContextPath, "WithTimeoutCause", 1},
-	{"time", "After", 0},
-	{"time", "NewTimer", 0},
-	{"time", "AfterFunc", 0},
-	{typesutil.GRPCPath, "WithTimeout", 0},
-	{typesutil.GRPCPath, "ConnectionTimeout", 0},
+	{pkg: typesutil.ContextPath, name: "WithTimeout", arg: 1},
+	{pkg: typesutil.ContextPath, name: "WithTimeoutCause", arg: 1},
+	{pkg: "time", name: "After"},
+	{pkg: "time", name: "NewTimer", atOnce: true},
+	{pkg: "time", name: "AfterFunc", atOnce: true},
+	{pkg: typesutil.GRPCPath, name: "WithTimeout"},
+	{pkg: typesutil.GRPCPath, name: "ConnectionTimeout"},
 }
 
 // httpTypes are the net/http types whose time.Duration fields are timeouts.
@@ -66,6 +71,9 @@ func (u *units) call(call *ast.CallExpr) {
 	}
 	for _, p := range durationParams {
 		if typesutil.IsFunc(fn, p.pkg, p.name) && p.arg < len(call.Args) {
+			if p.atOnce && u.isOne(call.Args[p.arg]) {
+				return
+			}
 			u.check(call.Args[p.arg], fmt.Sprintf("the duration of %s", typesutil.FuncName(fn)))
 			return
 		}
@@ -139,6 +147,12 @@ func (u *units) literal(lit *ast.CompositeLit) {
 			u.check(kv.Value, fmt.Sprintf("http.%s's %s", typeName, key.Name))
 		}
 	}
+}
+
+// isOne reports whether e is the constant 1.
+func (u *units) isOne(e ast.Expr) bool {
+	tv, ok := u.pass.TypesInfo.Types[e]
+	return ok && tv.Value != nil && constant.Compare(tv.Value, token.EQL, constant.MakeInt64(1))
 }
 
 // millisecond is a millisecond in nanoseconds: a timeout shorter than that, written as a bare

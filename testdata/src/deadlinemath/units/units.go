@@ -40,6 +40,20 @@ func withUnits(ctx context.Context, d time.Duration) {
 	_ = ctx
 }
 
+// heartbeat starts its timer expired, so the first beat is sent at once: 1 is the shortest
+// duration, not a unit left out. A one-shot wait of 1 waits for nothing.
+func heartbeat(beat func(), period time.Duration) {
+	t := time.NewTimer(1) // fire at once
+	defer t.Stop()
+	for range t.C {
+		beat()
+		t.Reset(period)
+	}
+	time.AfterFunc(1, beat)
+	<-time.After(1) // want `the duration of time\.After is 1 nanoseconds`
+	t.Reset(2)      // a Reset is not checked
+}
+
 func deadlines(ctx context.Context, c net.Conn) {
 	ctx, cancel := context.WithDeadline(ctx, time.Now().Add(30)) // want `the time\.Now\(\)\.Add of context\.WithDeadline is 30 nanoseconds`
 	defer cancel()
