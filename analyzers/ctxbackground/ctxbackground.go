@@ -152,13 +152,15 @@ func (d *dropper) onlyStartsGoroutines(sinks []ctxorigin.Sink) bool {
 // startsOnly reports whether the sink s is a call whose callee uses the ctx it is given only
 // in goroutines it starts (an exit monitor, a watcher, a waiter returning a channel), as
 // ctxssa tells from its syntax or its fact; for an interface method, when every implementation
-// in sight does (none in sight is not "every").
+// in sight does (none in sight is not "every"). A callee of the package that uses it only to
+// make the lifetime of an object, keeping the cancel for the object's Stop (KeptByCallee), gives
+// the work a lifetime of its own too.
 func (d *dropper) startsOnly(s ctxorigin.Sink) bool {
 	if _, isCall := s.Instr.(*ssa.Call); !isCall {
 		return false
 	}
 	if !s.Instr.Common().IsInvoke() {
-		return s.Func != nil && d.res.StartsOnly(s.Func)
+		return s.Func != nil && (d.res.StartsOnly(s.Func) || d.res.KeptByCallee(s))
 	}
 	return callees.EveryProduction(d.targets.Targets(s.Instr.Common()), func(t callees.Target) bool {
 		return t.Obj != nil && d.res.StartsOnly(t.Obj)

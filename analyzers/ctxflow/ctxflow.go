@@ -46,6 +46,11 @@ func run(pass *analysis.Pass) (any, error) {
 				// the connection outlives the request, and a ctx that outlives it is right there.
 				continue
 			}
+			if res.KeptByCallee(s) {
+				// An object whose lifetime the callee derives from the ctx and keeps the cancel of
+				// (a subscription's Run): its work is the object's, stopped by its Stop.
+				continue
+			}
 			if o, ok := longLived(info.Origins.Of(s.Ctx)); ok {
 				pos, end := res.CallRange(s.Instr)
 				spelled, _ := reqctx.Expr(pass, sc, pos)

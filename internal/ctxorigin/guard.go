@@ -100,12 +100,28 @@ func ReplacesNoCtx(call *ssa.Call) bool {
 	return NilGuarded(call) || InOnce(call) || KeptByObject(call)
 }
 
-// KeptByObject reports whether the root context call makes is the lifetime of an object: the
-// cancel function of a ctx derived from it is stored in a struct field (s.cancel = cancel, or a
-// field of a composite literal), for the object's Close or Stop to call. Its work runs as long
-// as the object lives — a subscription, a background refresher — not for the request that
-// happened to create it.
+// KeptByObject reports whether the root context call makes is the lifetime of an object: the cancel function of a ctx derived from it is
+// stored in a struct field (s.cancel = cancel, or a field of a composite literal), for the
+// object's Close or Stop to call. Its work runs as long as the object lives — a subscription, a
+// background refresher — not for the request that happened to create it.
 func KeptByObject(call *ssa.Call) bool { return cancelKept(call, 0) }
+
+// OwnedByObject reports whether the ctx v is used only to make the lifetime of objects: every
+// use of it is a derivation whose cancel function is stored in a struct field (KeptByObject),
+// as in a method that only starts a subscription (s.ctx, s.cancel = context.WithCancel(ctx)).
+func OwnedByObject(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, ref := range *refs {
+		derive, ok := ref.(*ssa.Call)
+		if !ok || !isDerivation(derive, v) || !derivationKept(derive, 0) {
+			return false
+		}
+	}
+	return true
+}
 
 // cancelKept reports whether a derivation of the ctx v has its cancel function stored in a
 // struct field.
@@ -115,24 +131,32 @@ func cancelKept(v ssa.Value, depth int) bool {
 		return false
 	}
 	for _, ref := range *refs {
-		derive, ok := ref.(*ssa.Call)
-		if !ok || !typesutil.ReturnsContext(derive.Common().Signature()) || derive.Common().Value == v {
+		if derive, ok := ref.(*ssa.Call); ok && isDerivation(derive, v) && derivationKept(derive, depth) {
+			return true
+		}
+	}
+	return false
+}
+
+// isDerivation reports whether call derives a ctx from the ctx v it is given (rather than
+// calling v's methods).
+func isDerivation(call *ssa.Call, v ssa.Value) bool {
+	return typesutil.ReturnsContext(call.Common().Signature()) && call.Common().Value != v
+}
+
+// derivationKept reports whether the derivation call has its cancel function stored in a struct
+// field, or derives in turn a ctx that has.
+func derivationKept(derive *ssa.Call, depth int) bool {
+	if _, tuple := derive.Type().(*types.Tuple); !tuple {
+		return cancelKept(derive, depth+1)
+	}
+	for _, r := range *derive.Referrers() {
+		ext, ok := r.(*ssa.Extract)
+		if !ok {
 			continue
 		}
-		if _, tuple := derive.Type().(*types.Tuple); !tuple {
-			if cancelKept(derive, depth+1) {
-				return true
-			}
-			continue
-		}
-		for _, r := range *derive.Referrers() {
-			ext, ok := r.(*ssa.Extract)
-			if !ok {
-				continue
-			}
-			if typesutil.IsContext(ext.Type()) && cancelKept(ext, depth+1) || storedInField(ext) {
-				return true
-			}
+		if typesutil.IsContext(ext.Type()) && cancelKept(ext, depth+1) || storedInField(ext) {
+			return true
 		}
 	}
 	return false

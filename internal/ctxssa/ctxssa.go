@@ -356,6 +356,28 @@ func (r *Result) NewCallees() *callees.Resolver {
 	return t
 }
 
+// KeptByCallee reports whether the callee of the sink, a function of the package called
+// statically, uses the ctx it is given only to make the lifetime of an object
+// (ctxorigin.OwnedByObject of its parameter): s.ctx, s.cancel = context.WithCancel(ctx), for the
+// object's Stop to cancel. What the object then does runs as long as it lives — a subscription a
+// handler starts on the server's lifetime and stops when it returns — not as long as the ctx it
+// was given.
+func (r *Result) KeptByCallee(s ctxorigin.Sink) bool {
+	common := s.Instr.Common()
+	if common.IsInvoke() || s.Func == nil {
+		return false
+	}
+	if _, static := common.Value.(*ssa.Function); !static {
+		return false
+	}
+	fn := r.body(s.Func)
+	if fn == nil || len(fn.Params) != len(common.Args) {
+		return false
+	}
+	i := slices.Index(common.Args, s.Ctx)
+	return i >= 0 && ctxorigin.OwnedByObject(fn.Params[i])
+}
+
 // body returns the function of this package declared as fn (the generic origin), with its
 // body, or nil.
 func (r *Result) body(fn *types.Func) *ssa.Function {

@@ -1,0 +1,84 @@
+// Package objects starts objects on the server's lifetime from a handler: a callee that makes
+// the ctx it is given the lifetime of an object — deriving a ctx from it and keeping the cancel
+// in a field for the object's Stop — is not reported; one that works with the ctx, or cancels
+// its derivation itself, is.
+package objects
+
+import (
+	"context"
+
+	"example.com/gen/catalogpb"
+)
+
+func fetch(ctx context.Context, id string) error { return nil }
+
+// subscription follows items until it is stopped.
+type subscription struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	items  chan string
+}
+
+// Run makes the subscription's lifetime from ctx and keeps its cancel for Stop.
+func (s *subscription) Run(ctx context.Context) {
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	go s.follow()
+}
+
+func (s *subscription) follow() {
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case s.items <- "item":
+		}
+	}
+}
+
+// RunAndPrime starts the subscription and also fetches with the ctx it is given: that fetch is
+// work on the ctx, not the object's.
+func (s *subscription) RunAndPrime(ctx context.Context, id string) error {
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	go s.follow()
+	return fetch(ctx, id)
+}
+
+// Stop ends the subscription.
+func (s *subscription) Stop() { s.cancel() }
+
+// prime fetches with the ctx it is given: work, whatever object it is a method of.
+func (s *subscription) prime(ctx context.Context, id string) error { return fetch(ctx, id) }
+
+// once derives a ctx and cancels it itself: nothing keeps it.
+func (s *subscription) once(ctx context.Context, id string) error {
+	c, cancel := context.WithCancel(ctx)
+	defer cancel()
+	return fetch(c, id)
+}
+
+// Server keeps its lifetime ctx in a field.
+type Server struct {
+	catalogpb.UnimplementedCatalogServer
+	base context.Context
+}
+
+func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	sub := &subscription{items: make(chan string)}
+	sub.Run(s.base)
+	defer sub.Stop()
+	if err := sub.prime(s.base, req.GetId()); err != nil { // want `subscription\.prime in handler Server\.GetItem uses receiver field base, a ctx that outlives the request; pass ctx`
+		return nil, err
+	}
+	if err := sub.RunAndPrime(s.base, req.GetId()); err != nil { // want `subscription\.RunAndPrime in handler Server\.GetItem uses receiver field base, a ctx that outlives the request; pass ctx`
+		return nil, err
+	}
+	if err := sub.once(s.base, req.GetId()); err != nil { // want `subscription\.once in handler Server\.GetItem uses receiver field base, a ctx that outlives the request; pass ctx`
+		return nil, err
+	}
+	select {
+	case id := <-sub.items:
+		return &catalogpb.Item{Id: id}, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
