@@ -130,7 +130,7 @@ func (c *checker) apiCallers(rep *report.Reporter, apis map[*types.Func]*noCtxAP
 		pos, end := c.res.CallRange(cl.instr)
 		rpc, _ := split(f.Path)
 		d := analysis.Diagnostic{Pos: pos, End: end, Message: fmt.Sprintf(
-			"%s calls RPC %s with %s, which has no deadline; call its variant that takes a ctx",
+			"%s calls RPC %s with %s, which has no deadline; it takes no ctx: call a variant that takes one (or add it) with a deadline",
 			report.FuncName(cl.callee), rpc, f.Root)}
 		if cl.callee.Pos().IsValid() {
 			d.Related = []analysis.RelatedInformation{{Pos: report.DeclPos(c.pass.Fset, cl.callee), Message: report.FuncName(cl.callee) + " is declared here"}}

@@ -45,5 +45,5 @@ func main() {
 	// Tag's body is in another package; its fact says it adds no deadline.
 	_, _ = c.Item(client.Tag(context.Background()), "7") // want `Client\.Item calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 	_, _ = c.Item(client.Root(), "10")                   // want `Client\.Item calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\) at .*/chain/client/client\.go:137\); add one with context\.WithTimeout`
-	c.WarmTwice()                                        // want `Client\.WarmTwice calls RPC CatalogClient\.GetItem with context\.Background\(\), which has no deadline; call its variant that takes a ctx`
+	c.WarmTwice()                                        // want `Client\.WarmTwice calls RPC CatalogClient\.GetItem with context\.Background\(\), which has no deadline; it takes no ctx: call a variant that takes one \(or add it\) with a deadline`
 }
