@@ -29,5 +29,8 @@
 // context.WithoutCancel is the detach rule's; a ctx whose origin cannot be told is never
 // reported, nor one given to a dial helper that uses its ctx only to dial a connection it
 // keeps (grpc.DialContext, or a function of the module that only dials with it and returns or
-// stores the connection: a cache of connections to other nodes), which outlives the request.
+// stores the connection: a cache of connections to other nodes), which outlives the request,
+// nor one given to a function of the package that uses it only to make the lifetime of an
+// object, keeping the cancel for the object's Stop (sub.Run(s.ctx) where Run does s.ctx,
+// s.cancel = context.WithCancel(ctx)): what the object does is its own work.
 package ctxflow
