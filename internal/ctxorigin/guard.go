@@ -972,13 +972,22 @@ func boolParam(fn *ssa.Function, v ssa.Value) (k int, negated bool) {
 // (context.WithCancel(context.Background()) with context.AfterFunc(ctx, cancel), to keep the
 // request's cancellation without its deadline value) stops when the request does.
 func TiedTo(call *ssa.Call) ssa.Value {
+	if cancel := cancelOf(call); cancel != nil {
+		return tiedBy(cancel, 0)
+	}
+	return nil
+}
+
+// cancelOf returns the cancel function of call, a call of context.WithCancel or
+// WithCancelCause, when it is used; nil otherwise.
+func cancelOf(call *ssa.Call) ssa.Value {
 	callee := Callee(call.Common())
 	if !typesutil.IsFunc(callee, "context", "WithCancel") && !typesutil.IsFunc(callee, "context", "WithCancelCause") {
 		return nil
 	}
 	for _, ref := range *call.Referrers() {
 		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 1 {
-			return tiedBy(ext, 0)
+			return ext
 		}
 	}
 	return nil
@@ -990,16 +999,8 @@ func TiedTo(call *ssa.Call) ssa.Value {
 // resets as it makes progress (t.Reset(d) after each chunk sent) bounds each step as
 // WithTimeout bounds the whole.
 func TimedOut(call *ssa.Call) bool {
-	callee := Callee(call.Common())
-	if !typesutil.IsFunc(callee, "context", "WithCancel") && !typesutil.IsFunc(callee, "context", "WithCancelCause") {
-		return false
-	}
-	for _, ref := range *call.Referrers() {
-		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 1 {
-			return runByTimer(ext, 0)
-		}
-	}
-	return false
+	cancel := cancelOf(call)
+	return cancel != nil && runByTimer(cancel, 0)
 }
 
 // runByTimer reports whether the function v — or a copy of it, a literal calling it — is handed
