@@ -390,6 +390,7 @@ var blockedByModule = regexp.MustCompile(`(?m)^deadlinelint: module .*: (\d+) pa
 func check(w io.Writer, mods []module, vs map[findingKey]verdict, fs []finding, newOut string) error {
 	type tally struct{ real, noise, debatable, unjudged int }
 	perRule := make(map[string]*tally)
+	perModule := make(map[string]*tally)
 	var unjudged []finding
 	reported := make(map[findingKey]bool)
 	merged := make(map[findingKey]bool) // a related position of a finding: reported with it
@@ -403,15 +404,24 @@ func check(w io.Writer, mods []module, vs map[findingKey]verdict, fs []finding, 
 			t = new(tally)
 			perRule[f.key.rule] = t
 		}
+		m := perModule[f.key.module]
+		if m == nil {
+			m = new(tally)
+			perModule[f.key.module] = m
+		}
 		switch vs[f.key].verdict {
 		case "REAL":
 			t.real++
+			m.real++
 		case "NOISE":
 			t.noise++
+			m.noise++
 		case "DEBATABLE":
 			t.debatable++
+			m.debatable++
 		default:
 			t.unjudged++
+			m.unjudged++
 			unjudged = append(unjudged, f)
 		}
 	}
@@ -447,6 +457,29 @@ func check(w io.Writer, mods []module, vs map[findingKey]verdict, fs []finding, 
 		sum.real, sum.noise, sum.debatable, sum.unjudged = sum.real+t.real, sum.noise+t.noise, sum.debatable+t.debatable, sum.unjudged+t.unjudged
 	}
 	fmt.Fprintf(w, "%-16s %8d %6d %6d %9d %8d %10s\n", "all", len(fs), sum.real, sum.noise, sum.debatable, sum.unjudged, precision(sum.real, sum.noise))
+	// Per module, the modules with the most findings first: a pooled figure is the largest
+	// module's, and a user judges the tool on their own repository.
+	mkeys := make([]string, 0, len(perModule))
+	for m := range perModule {
+		mkeys = append(mkeys, m)
+	}
+	n := func(t *tally) int { return t.real + t.noise + t.debatable + t.unjudged }
+	sort.Slice(mkeys, func(i, j int) bool {
+		a, b := perModule[mkeys[i]], perModule[mkeys[j]]
+		return n(a) > n(b) || n(a) == n(b) && mkeys[i] < mkeys[j]
+	})
+	fmt.Fprintf(w, "\n%-52s %8s %6s %6s %9s %8s %10s\n", "module", "findings", "REAL", "NOISE", "DEBATABLE", "unjudged", "precision")
+	var rest tally
+	for i, m := range mkeys {
+		t := perModule[m]
+		fmt.Fprintf(w, "%-52s %8d %6d %6d %9d %8d %10s\n", m, n(t), t.real, t.noise, t.debatable, t.unjudged, precision(t.real, t.noise))
+		if i > 0 {
+			rest.real, rest.noise = rest.real+t.real, rest.noise+t.noise
+		}
+	}
+	if len(mkeys) > 1 {
+		fmt.Fprintf(w, "all but %s: %d REAL, %d NOISE, precision %s\n", mkeys[0], rest.real, rest.noise, precision(rest.real, rest.noise))
+	}
 	fmt.Fprintf(w, "verdicts now related positions of another finding (one finding per decision): %d\n", joined)
 	fmt.Fprintf(w, "verdicts no longer reported: %d NOISE/DEBATABLE (fine), %d REAL (lost)\n", len(gone), len(lost))
 	sort.Slice(lost, func(i, j int) bool { return lost[i].line < lost[j].line })

@@ -44,6 +44,7 @@ func TestCheck(t *testing.T) {
 		"LOST REAL  example.com/svc@v1.0.0 a.go:8 ctxbackground",
 		"related positions of another finding (one finding per decision): 1",
 		"NO VERDICT example.com/svc@v1.0.0 d.go:5 ctxless",
+		"example.com/svc@v1.0.0                                      4      1      1         1        1      50.0%",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
@@ -111,5 +112,32 @@ func TestPrepared(t *testing.T) {
 	}
 	if prepared(dir, "example.com/m@v1.1.0") {
 		t.Error("a copy of v1.0.0 counts as prepared for v1.1.0")
+	}
+}
+
+// TestCheckByModule prints each module's tally, the module with the most findings first, and
+// the precision of all the others pooled.
+func TestCheckByModule(t *testing.T) {
+	big, small := "example.com/big@v1.0.0", "example.com/small@v1.0.0"
+	mods := []module{{key: small}, {key: big}}
+	k := func(mod string, line int) findingKey { return findingKey{mod, "a.go", line, "ctxbackground"} }
+	vs := map[findingKey]verdict{
+		k(big, 1):   {key: k(big, 1), verdict: "REAL"},
+		k(big, 2):   {key: k(big, 2), verdict: "REAL"},
+		k(big, 3):   {key: k(big, 3), verdict: "REAL"},
+		k(small, 1): {key: k(small, 1), verdict: "REAL"},
+		k(small, 2): {key: k(small, 2), verdict: "NOISE"},
+	}
+	fs := []finding{{key: k(small, 1)}, {key: k(small, 2)}, {key: k(big, 1)}, {key: k(big, 2)}, {key: k(big, 3)}}
+	var out strings.Builder
+	if err := check(&out, mods, vs, fs, ""); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if i, j := strings.Index(got, big+"    "), strings.Index(got, small+"  "); i < 0 || j < 0 || i > j {
+		t.Errorf("modules not listed, most findings first:\n%s", got)
+	}
+	if want := "all but " + big + ": 1 REAL, 1 NOISE, precision 50.0%"; !strings.Contains(got, want) {
+		t.Errorf("output lacks %q:\n%s", want, got)
 	}
 }
