@@ -39,6 +39,9 @@
 // initialisation of shared state, which must not fail for every later request because the
 // request that triggered it was cancelled; nor is work in the handler's branch on a field of
 // the server that the handler then sets (if s.toolVersion == "" { s.toolVersion = tool.Version() }).
+// Nor is the root a documented helper returns after detaching the request's ctx by hand (it
+// only reads values from the ctx it is given and returns them on a fresh root, wrapped only in
+// context.WithValue): context.WithoutCancel written out, its doc comment the reason.
 //
 // Real services rarely call Background in the handler itself: they call a helper, a
 // repository or a client wrapper that does. Through facts, a function that runs ctx-taking

@@ -186,6 +186,9 @@ func (r *Resolver) known(k *api, call *ssa.Call, idx int) Set {
 	}
 	switch k.effect {
 	case makesRoot:
+		if HandDetached(call) {
+			return Set{{Kind: Detached, Call: call, Pos: call.Pos()}}
+		}
 		return Set{{Kind: Root, Call: call, Pos: call.Pos()}}
 	case detaches:
 		return Set{{Kind: Detached, Call: call, Pos: call.Pos()}}
