@@ -572,7 +572,7 @@ func Deferred(fn *ssa.Function) bool {
 // cache is not that: it fetches outside its lock (unlocked, so concurrent requests fetch side by
 // side) or again once an entry expires (ok && time.Since(e.at) < ttl), and the fetch is the
 // request's own work.
-func FirstUse(instr ssa.Instruction) bool { return firstUse(instr, false) }
+func FirstUse(instr ssa.Instruction) bool { return firstUse(instr, false, false) }
 
 // FirstUseOfServer is FirstUse for a call in a request scope, stricter: the call must be in a
 // branch of the test, not merely after it (code after if s.v == "" { … } runs every time), and
@@ -582,14 +582,21 @@ func FirstUse(instr ssa.Instruction) bool { return firstUse(instr, false) }
 // helper, FirstUse keeps the looser test (dominated by the guard, after it too): on the real
 // modules measured (scripts/realcode.sh), every finding the stricter test brought back there
 // was read as no lost deadline.
-func FirstUseOfServer(instr ssa.Instruction) bool { return firstUse(instr, true) }
+func FirstUseOfServer(instr ssa.Instruction) bool { return firstUse(instr, true, true) }
 
-func firstUse(instr ssa.Instruction, server bool) bool {
+// FirstUseOnly is FirstUse with the test of FirstUseOfServer on where instr is — in a branch of
+// the test, or past the return the test makes — but on any field: what a function does with its
+// ctx only on the first use of its own state. Code after if s.pending == nil { s.pending =
+// newTask() } runs on every call: a field made on first use does not make what follows it
+// first-use work.
+func FirstUseOnly(instr ssa.Instruction) bool { return firstUse(instr, true, false) }
+
+func firstUse(instr ssa.Instruction, inBranch, server bool) bool {
 	fn, b := instr.Parent(), instr.Block()
 	if fn == nil || b == nil {
 		return false
 	}
-	if made := madeAt(fn); made != nil && firstUse(made, server) {
+	if made := madeAt(fn); made != nil && firstUse(made, inBranch, server) {
 		return true // in a literal made only on the first use: the periodic refresh an Open starts
 	}
 	for d := b.Idom(); d != nil; d = d.Idom() {
@@ -598,7 +605,7 @@ func firstUse(instr ssa.Instruction, server bool) bool {
 			continue
 		}
 		if fa := guardField(cond.Cond); fa != nil && storesField(fn, fa) &&
-			(!server || (OnlyVia(d, 0, b) || OnlyVia(d, 1, b)) && serverState(fa.X, fn)) {
+			(!inBranch || OnlyVia(d, 0, b) || OnlyVia(d, 1, b)) && (!server || serverState(fa.X, fn)) {
 			return true
 		}
 		if m, absent := guardMap(cond.Cond); m != nil && OnlyVia(d, absent, b) && updatesMap(fn, m) && holdsLock(fn) {

@@ -275,9 +275,9 @@ func (*initsOnly) String() string { return "initialises only" }
 
 // initOnly reports whether call is made only to initialise shared state once: in a literal
 // the Do of a shared sync.Once runs (a local Once, or a sync.OnceFunc made on each call, runs
-// every call), or only on the first use of the state (ctxorigin.FirstUse).
+// every call), or only on the first use of the state (ctxorigin.FirstUseOnly: in the branch of the test, or past its return).
 func initOnly(call ssa.CallInstruction) bool {
-	return ctxorigin.InSharedOnce(call.Parent()) || ctxorigin.FirstUse(call)
+	return ctxorigin.InSharedOnce(call.Parent()) || ctxorigin.FirstUseOnly(call)
 }
 
 // CallInitializesOnly reports whether the call's work with the ctx it is given is at most

@@ -130,6 +130,7 @@ type Server struct {
 	db    *db
 	live  live
 	ids   *ids.IDs
+	f     *flight
 }
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
@@ -146,6 +147,9 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 		return nil, errors.New("reserved")
 	}
 	if _, err := leader(s.ids); err != nil { // want `lazyinit.leader, called in handler Server.GetItem, works with context.Background\(\)`
+		return nil, err
+	}
+	if err := member(s.f, req.GetId()); err != nil { // want `lazyinit.member, called in handler Server.GetItem, works with context.Background\(\)`
 		return nil, err
 	}
 	return &catalogpb.Item{Id: req.GetId()}, nil
