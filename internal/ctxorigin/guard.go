@@ -100,10 +100,11 @@ func ReplacesNoCtx(call *ssa.Call) bool {
 	return NilGuarded(call) || InOnce(call) || KeptByObject(call)
 }
 
-// KeptByObject reports whether the root context call makes is the lifetime of an object: the cancel function of a ctx derived from it is
-// stored in a struct field (s.cancel = cancel, or a field of a composite literal), for the
-// object's Close or Stop to call. Its work runs as long as the object lives — a subscription, a
-// background refresher — not for the request that happened to create it.
+// KeptByObject reports whether the root context call makes is the lifetime of an object: the
+// cancel function of a ctx derived from it is stored in a struct field (s.cancel = cancel, or a
+// field of a composite literal), for the object's Close or Stop to call. Its work runs as long
+// as the object lives — a subscription, a background refresher — not for the request that
+// happened to create it.
 func KeptByObject(call *ssa.Call) bool { return cancelKept(call, 0) }
 
 // OwnedByObject reports whether the ctx v is used only to make the lifetime of objects: every
