@@ -318,16 +318,7 @@ func (r *reasons) line(pos token.Pos) int { return r.pass.Fset.Position(pos).Lin
 // work (TODO, FIXME, XXX), which says the opposite of a decision.
 func isProse(c *ast.Comment) bool {
 	text := strings.TrimSpace((&ast.CommentGroup{List: []*ast.Comment{c}}).Text())
-	if text == "" {
-		return false
-	}
-	upper := strings.ToUpper(text)
-	for _, note := range []string{"TODO", "FIXME", "XXX"} {
-		if strings.HasPrefix(upper, note) {
-			return false
-		}
-	}
-	return true
+	return text != "" && !directive.Unfinished(text)
 }
 
 // codeBefore reports whether code precedes the comment c on its line: c trails a statement

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/deadlinelint/deadlinelint/internal/directive"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
@@ -50,16 +51,8 @@ func documented(fn *ssa.Function) bool {
 	if !ok || decl.Doc == nil {
 		return false
 	}
-	text := strings.ToUpper(strings.TrimSpace(decl.Doc.Text()))
-	if text == "" {
-		return false
-	}
-	for _, note := range []string{"TODO", "FIXME", "XXX"} {
-		if strings.HasPrefix(text, note) {
-			return false
-		}
-	}
-	return true
+	text := strings.TrimSpace(decl.Doc.Text())
+	return text != "" && !directive.Unfinished(text)
 }
 
 // onlyReadFrom reports whether the ctx parameter p is used, and only to read values from: its

@@ -158,3 +158,15 @@ func (ix *Index) At(pos token.Pos, k Kind) []*Directive {
 	}
 	return out
 }
+
+// Unfinished reports whether the comment text begins with a note of unfinished work — TODO,
+// FIXME or XXX, in any case — which says the opposite of a decision and is no reason.
+func Unfinished(text string) bool {
+	upper := strings.ToUpper(strings.TrimSpace(text))
+	for _, note := range []string{"TODO", "FIXME", "XXX"} {
+		if strings.HasPrefix(upper, note) {
+			return true
+		}
+	}
+	return false
+}

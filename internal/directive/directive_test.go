@@ -111,3 +111,17 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestUnfinished(t *testing.T) {
+	for text, want := range map[string]bool{
+		"TODO: keep the deadline":     true,
+		"  fixme later":               true,
+		"XXX racy":                    true,
+		"Convert detaches on purpose": false,
+		"":                            false,
+	} {
+		if got := Unfinished(text); got != want {
+			t.Errorf("Unfinished(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
