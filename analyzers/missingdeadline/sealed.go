@@ -229,10 +229,8 @@ func carriesCtx(t types.Type, pkg *types.Package, depth int) bool {
 			return true
 		}
 	}
-	if obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, "Context"); obj != nil {
-		if fn, ok := obj.(*types.Func); ok && fn.Signature().Results().Len() == 1 && typesutil.IsContext(fn.Signature().Results().At(0).Type()) {
-			return true
-		}
+	if typesutil.HasContextMethod(t) {
+		return true
 	}
 	if depth >= 2 {
 		return false

@@ -16,14 +16,14 @@ import (
 // callers do not give it is theirs to give. Rules that report roots ask these two questions.
 
 // NoCtxAPI returns the declared function fn is, or is nested in, when that is an exported
-// function or method of an exported type that takes no ctx (nor a test's handle), in code that
-// is not a test.
+// function or method of an exported type that takes no ctx (nor a value that carries one, such
+// as an HTTP handler's *http.Request, nor a test's handle), in code that is not a test.
 func NoCtxAPI(fn *ssa.Function) (*types.Func, bool) {
 	for fn.Parent() != nil {
 		fn = fn.Parent()
 	}
 	obj, ok := fn.Object().(*types.Func)
-	if !ok || !obj.Exported() || typesutil.CtxParamIndex(obj.Signature()) >= 0 || scope.RunByTest(fn) {
+	if !ok || !obj.Exported() || typesutil.GivenCtx(obj.Signature()) || scope.RunByTest(fn) {
 		return nil, false
 	}
 	if recv := obj.Signature().Recv(); recv != nil {

@@ -167,6 +167,26 @@ func CtxParamIndex(sig *types.Signature) int {
 	return -1
 }
 
+// HasContextMethod reports whether t has a Context() method returning a context.Context (an
+// *http.Request, a server stream, a command): a value that hands its holder a ctx.
+func HasContextMethod(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Context")
+	fn, ok := obj.(*types.Func)
+	return ok && fn.Signature().Params().Len() == 0 && fn.Signature().Results().Len() == 1 &&
+		IsContext(fn.Signature().Results().At(0).Type())
+}
+
+// GivenCtx reports whether sig takes a ctx: a context.Context, or a value with a Context()
+// method (HasContextMethod) that carries its caller's.
+func GivenCtx(sig *types.Signature) bool {
+	for i := 0; i < sig.Params().Len(); i++ {
+		if t := sig.Params().At(i).Type(); IsContext(t) || HasContextMethod(t) {
+			return true
+		}
+	}
+	return false
+}
+
 // ReturnsContext reports whether one of sig's results is context.Context.
 func ReturnsContext(sig *types.Signature) bool {
 	for i := 0; i < sig.Results().Len(); i++ {
