@@ -79,6 +79,10 @@
 //     given is positive (if wait > 0 { attempt, cancel = context.WithTimeout(ctx, wait) }; fn(
 //     attempt) — in place, or on a goroutine it waits for), unless the caller passes a constant
 //     zero: how long is then the caller's setting, as with a -timeout flag;
+//   - the same for a ctx a helper returns (in the package, or in another through its fact):
+//     if timeout > 0 { return context.WithTimeout(context.Background(), timeout) }; return
+//     context.Background(), the duration a parameter or a field reached from one (req.Timeout)
+//     — unless the caller passes a constant zero;
 //   - a call given an option that bounds each attempt with a deadline of its own
 //     (go-grpc-middleware's retry WithPerRetryTimeout, v1 or v2);
 //   - a ctx whose cancel function a timer runs — ctx, cancel := context.WithCancel(ctx) with

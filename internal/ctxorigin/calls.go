@@ -1,8 +1,10 @@
 package ctxorigin
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -256,7 +258,7 @@ func (r *Resolver) fromSummaryArgs(fn *ssa.Function, call *ssa.Call, args []ssa.
 			sets = append(sets, Set{o})
 		}
 	}
-	return union(sets...)
+	return optionalDeadline(union(sets...), DurationGiven(fn), args)
 }
 
 func (r *Resolver) argOrigins(fn *ssa.Function, args []ssa.Value, p *ssa.Parameter) Set {
@@ -302,4 +304,67 @@ func (r *Resolver) summary(fn *ssa.Function) []Set {
 	}
 	r.summaries[fn] = out
 	return out
+}
+
+// optionalDeadline returns set, the ctxs a helper returns, with its deadline-less origins
+// counted as bounded when another has a deadline and the helper applies it when the duration
+// its caller gives (parameter given, DurationGiven) is set — `if timeout > 0 { return
+// context.WithTimeout(context.Background(), timeout) }; return context.Background()`, the
+// helper form of a -timeout flag that defaults to none: none on the other path is the caller's
+// decision. A caller passing a constant that is not positive for it chose none: set as it is.
+func optionalDeadline(set Set, given int, args []ssa.Value) Set {
+	if given < 0 || given >= len(args) || notPositive(args[given]) ||
+		!slices.ContainsFunc(set, func(o Origin) bool { return o.Deadline && !o.Opaque }) {
+		return set
+	}
+	out := make(Set, len(set))
+	for i, o := range set {
+		if o.Kind != Unknown {
+			o.Deadline = true
+		}
+		out[i] = o
+	}
+	return union(out)
+}
+
+// notPositive reports whether v is a constant number that is zero or less.
+func notPositive(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.Value != nil && k.Value.Kind() == constant.Int && constant.Sign(k.Value) <= 0
+}
+
+// DurationGiven returns the index among fn's parameters (the receiver first) of the one a
+// time.Duration fn compares with a constant comes from — the parameter itself, or a field
+// reached from it (opts.Timeout, c.timeout) — or -1.
+func DurationGiven(fn *ssa.Function) int {
+	for _, b := range fn.Blocks {
+		if x := ComparedWithConst(b); x != nil && typesutil.IsNamed(x.Type(), "time", "Duration") {
+			if p := paramBehind(x); p != nil {
+				return ParamIndex(fn, p)
+			}
+		}
+	}
+	return -1
+}
+
+// paramBehind returns the parameter v is, or a field loaded from (through pointers and struct
+// fields), or nil.
+func paramBehind(v ssa.Value) *ssa.Parameter {
+	for {
+		switch x := v.(type) {
+		case *ssa.Parameter:
+			return x
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return nil
+			}
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.Field:
+			v = x.X
+		default:
+			return nil
+		}
+	}
 }

@@ -16,6 +16,9 @@ import (
 // context.Background() is a root, not a child of ctx.
 type Returned struct {
 	Results [][]ReturnedOrigin // by result index; nil for a result that is not a ctx
+	// Given is 1 + the index of the parameter (the receiver first) whose duration decides
+	// whether the function applies a deadline (DurationGiven), or 0.
+	Given int
 }
 
 // ReturnedOrigin is one way a returned ctx is computed. Only what can cross a package
@@ -65,6 +68,9 @@ func (f *Returned) String() string {
 		}
 		parts = append(parts, fmt.Sprintf("%d: [%s]", i, strings.Join(os, ", ")))
 	}
+	if f.Given > 0 {
+		parts = append(parts, fmt.Sprint("deadline given by ", f.Given-1))
+	}
 	return "returns " + strings.Join(parts, "; ")
 }
 
@@ -78,7 +84,7 @@ func (r *Resolver) ReturnedOf(fn *ssa.Function) *Returned {
 	defer r.mu.Unlock()
 	r.steps = 0
 	sum := r.summary(fn)
-	f := &Returned{Results: make([][]ReturnedOrigin, len(sum))}
+	f := &Returned{Results: make([][]ReturnedOrigin, len(sum)), Given: DurationGiven(fn) + 1}
 	for i, set := range sum {
 		if !typesutil.IsContext(fn.Signature.Results().At(i).Type()) {
 			continue
@@ -190,5 +196,5 @@ func (r *Resolver) fromReturnedArgs(f *Returned, call *ssa.Call, args []ssa.Valu
 			sets = append(sets, unknown)
 		}
 	}
-	return union(sets...)
+	return optionalDeadline(union(sets...), f.Given-1, args)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"example.com/gen/catalogpb"
+	"missingdeadline/optional/ctxutil"
 )
 
 var timeout = flag.Duration("timeout", 0, "give up after this long (0: never)")
@@ -39,4 +40,62 @@ func getUnless(c catalogpb.CatalogClient, id string, quick bool) (*catalogpb.Ite
 func getForever(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error) {
 	ctx := context.Background()
 	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
+}
+
+// GetWithin gives the helper its caller's timeout: the deadline-less path is the caller's
+// decision, as a -timeout flag that defaults to none is the user's.
+func GetWithin(c catalogpb.CatalogClient, id string, d time.Duration) (*catalogpb.Item, error) {
+	ctx, cancel := ctxutil.HeaderContext(d, map[string]string{"x-id": id})
+	defer cancel()
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id})
+}
+
+// GetWith reads the timeout from its options.
+func GetWith(c catalogpb.CatalogClient, id string, opts *ctxutil.Options) (*catalogpb.Item, error) {
+	ctx, cancel := ctxutil.OptionsContext(opts)
+	defer cancel()
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id})
+}
+
+// getQuick takes the helper's quick path: no duration decides it.
+func getQuick(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error) {
+	ctx, cancel := ctxutil.QuickContext(true)
+	defer cancel()
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\) at .*ctxutil\.go:42\)`
+}
+
+// poll uses a helper whose duration is its own setting.
+func poll(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error) {
+	ctx, cancel := ctxutil.PollContext()
+	defer cancel()
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\) at .*ctxutil\.go:55\)`
+}
+
+// getNone passes no timeout: none is its own decision.
+func getNone(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error) {
+	ctx, cancel := ctxutil.HeaderContext(0, nil)
+	defer cancel()
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\) at .*ctxutil\.go:25\)`
+}
+
+// withTimeout applies its caller's timeout to its caller's ctx, when there is one.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d > 0 {
+		return context.WithTimeout(ctx, d)
+	}
+	return ctx, func() {}
+}
+
+// GetLocal gives the package's helper its caller's timeout.
+func GetLocal(c catalogpb.CatalogClient, id string, d time.Duration) (*catalogpb.Item, error) {
+	ctx, cancel := withTimeout(context.Background(), d)
+	defer cancel()
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id})
+}
+
+// getLocalNone passes it none.
+func getLocalNone(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error) {
+	ctx, cancel := withTimeout(context.Background(), 0)
+	defer cancel()
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\)`
 }
