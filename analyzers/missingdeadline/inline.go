@@ -40,15 +40,59 @@ func (c *checker) defaulted(fn *ssa.Function, set ctxorigin.Set, o ctxorigin.Ori
 }
 
 // optionalTimeout reports whether fn, or a function enclosing it, branches on a comparison of
-// a time.Duration with a constant: the deadline is applied only when the user asks for one
-// (`if *timeout > 0 { ctx, cancel = context.WithTimeout(ctx, *timeout) }`, a -timeout flag that
-// defaults to none). No deadline on the other path is the user's decision.
+// a time.Duration with a constant — or of another number that the deadline it applies is
+// computed from (a -max-time flag in seconds, `if *maxTime > 0 { ctx, cancel =
+// context.WithTimeout(ctx, seconds(*maxTime)) }`): the deadline is applied only when the user
+// asks for one (`if *timeout > 0 { ctx, cancel = context.WithTimeout(ctx, *timeout) }`, a
+// -timeout flag that defaults to none). No deadline on the other path is the user's decision.
 func optionalTimeout(fn *ssa.Function) bool {
 	for f := fn; f != nil; f = f.Parent() {
 		for _, b := range f.Blocks {
-			if x := ctxorigin.ComparedWithConst(b); x != nil && typesutil.IsNamed(x.Type(), "time", "Duration") {
+			x := ctxorigin.ComparedWithConst(b)
+			if x == nil {
+				continue
+			}
+			if typesutil.IsNamed(x.Type(), "time", "Duration") || deadlineFrom(f, ctxorigin.Stored(x)) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// deadlineFrom reports whether fn applies a deadline (context.WithTimeout, WithDeadline, their
+// Cause forms) computed from a load of g, a package-level variable (a flag).
+func deadlineFrom(fn *ssa.Function, stored ssa.Value) bool {
+	g, ok := stored.(*ssa.Global)
+	if !ok {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || len(call.Call.Args) < 2 {
+				continue
+			}
+			if callee := ctxorigin.Callee(call.Common()); callee != nil && ctxorigin.IsDeadlineCall(callee) && loads(call.Call.Args[1], g, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loads reports whether v is computed from a load of g (through operands, to a small depth).
+func loads(v ssa.Value, g *ssa.Global, depth int) bool {
+	if v == ssa.Value(g) {
+		return true
+	}
+	instr, ok := v.(ssa.Instruction)
+	if !ok || depth > 6 {
+		return false
+	}
+	for _, op := range instr.Operands(nil) {
+		if *op != nil && loads(*op, g, depth+1) {
+			return true
 		}
 	}
 	return false

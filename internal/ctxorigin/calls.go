@@ -339,7 +339,7 @@ func notPositive(v ssa.Value) bool {
 func DurationGiven(fn *ssa.Function) int {
 	for _, b := range fn.Blocks {
 		if x := ComparedWithConst(b); x != nil && typesutil.IsNamed(x.Type(), "time", "Duration") {
-			if p := paramBehind(x); p != nil {
+			if p, ok := Stored(x).(*ssa.Parameter); ok {
 				return ParamIndex(fn, p)
 			}
 		}
@@ -347,12 +347,13 @@ func DurationGiven(fn *ssa.Function) int {
 	return -1
 }
 
-// paramBehind returns the parameter v is, or a field loaded from (through pointers and struct
-// fields), or nil.
-func paramBehind(v ssa.Value) *ssa.Parameter {
+// Stored returns what the value v is loaded from — through loads, struct fields and
+// numeric conversions, the parameter or package-level variable at the bottom (opts.Timeout,
+// *maxTime) — or nil.
+func Stored(v ssa.Value) ssa.Value {
 	for {
 		switch x := v.(type) {
-		case *ssa.Parameter:
+		case *ssa.Parameter, *ssa.Global:
 			return x
 		case *ssa.UnOp:
 			if x.Op != token.MUL {
@@ -362,6 +363,8 @@ func paramBehind(v ssa.Value) *ssa.Parameter {
 		case *ssa.FieldAddr:
 			v = x.X
 		case *ssa.Field:
+			v = x.X
+		case *ssa.Convert:
 			v = x.X
 		default:
 			return nil

@@ -99,3 +99,32 @@ func getLocalNone(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error)
 	defer cancel()
 	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\)`
 }
+
+var maxTime = flag.Float64("max-time", 0, "give up after this many seconds (0: never)")
+
+var retries = flag.Int("retries", 0, "retry this many times")
+
+// seconds turns a number of seconds into a duration.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// GetMaxTime applies the user's -max-time, in seconds, when there is one.
+func GetMaxTime(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error) {
+	ctx := context.Background()
+	if *maxTime > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, seconds(*maxTime))
+		defer cancel()
+	}
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id})
+}
+
+// getRetrying bounds the call only when it retries: the number compared is not the deadline's.
+func getRetrying(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error) {
+	ctx := context.Background()
+	if *retries > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Second)
+		defer cancel()
+	}
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\)`
+}
