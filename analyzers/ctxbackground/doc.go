@@ -34,7 +34,9 @@
 // returning a channel, also behind an interface every implementation in sight of which does:
 // the root is its lifetime, which the request ctx would end) or to make the lifetime of an
 // object (a function of the package doing only s.ctx, s.cancel = context.WithCancel(ctx), the
-// cancel kept for the object's Stop), and a root created in a
+// cancel kept for the object's Stop), a root whose derivation's cancel function an object
+// keeps in a field, as it is or called from a function literal kept there (a subscription, a
+// job prepared now and run later: the object's lifetime), and a root created in a
 // function that sync.Once.Do, sync.OnceFunc, OnceValue or OnceValues runs — a one-time
 // initialisation of shared state, which must not fail for every later request because the
 // request that triggered it was cancelled; nor is work in the handler's branch on a field of

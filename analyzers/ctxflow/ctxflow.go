@@ -51,6 +51,11 @@ func run(pass *analysis.Pass) (any, error) {
 				// (a subscription's Run): its work is the object's, stopped by its Stop.
 				continue
 			}
+			if ctxorigin.DerivedKept(s.Ctx) {
+				// A child of the long-lived ctx whose cancel the server keeps (a worker's, in
+				// s.workers[id]): the work's own lifetime, which its Stop ends.
+				continue
+			}
 			if o, ok := longLived(info.Origins.Of(s.Ctx)); ok {
 				pos, end := res.CallRange(s.Instr)
 				spelled, _ := reqctx.Expr(pass, sc, pos)

@@ -32,5 +32,8 @@
 // stores the connection: a cache of connections to other nodes), which outlives the request,
 // nor one given to a function of the package that uses it only to make the lifetime of an
 // object, keeping the cancel for the object's Stop (sub.Run(s.ctx) where Run does s.ctx,
-// s.cancel = context.WithCancel(ctx)): what the object does is its own work.
+// s.cancel = context.WithCancel(ctx)), nor a child of the long-lived ctx whose cancel the
+// server keeps, in a field or by the work's key in a map it holds (wctx, cancel :=
+// context.WithCancel(s.root); s.workers[id] = cancel: a worker StopWorker ends): what the
+// object does is its own work.
 package ctxflow

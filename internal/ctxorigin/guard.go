@@ -164,7 +164,8 @@ func derivationKept(derive *ssa.Call, depth int) bool {
 }
 
 // storedInField reports whether the function value v (a cancel function) is stored in a struct
-// field, as it is or converted to another func type (a context.CancelFunc kept in a func()).
+// field, as it is, converted to another func type (a context.CancelFunc kept in a func()), or
+// called by a function literal stored there (CancelFn: func(err error) { cancel(err) }).
 func storedInField(v ssa.Value) bool {
 	if _, fn := v.Type().Underlying().(*types.Signature); !fn {
 		return false
@@ -172,13 +173,58 @@ func storedInField(v ssa.Value) bool {
 	for _, ref := range *v.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.Store:
-			if _, field := ref.Addr.(*ssa.FieldAddr); field && ref.Val == v {
+			if ref.Val != v {
+				continue
+			}
+			switch addr := ref.Addr.(type) {
+			case *ssa.FieldAddr:
+				return true
+			case *ssa.Alloc: // the variable a function literal captures
+				if capturedByStored(addr) {
+					return true
+				}
+			}
+		case *ssa.MapUpdate: // kept by the work's key in a map the object holds: s.workers[id] = cancel
+			if ref.Value == v && fieldMap(ref.Map) {
 				return true
 			}
 		case *ssa.ChangeType:
 			if storedInField(ref) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// fieldMap reports whether the map m is loaded from a struct field.
+func fieldMap(m ssa.Value) bool {
+	load, ok := m.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	_, field := load.X.(*ssa.FieldAddr)
+	return field
+}
+
+// DerivedKept reports whether the ctx v is the child a derivation returns whose cancel
+// function an object keeps (in a field, a map it holds, or a function literal kept there): the
+// lifetime of the work the object will stop, not the request's.
+func DerivedKept(v ssa.Value) bool {
+	ext, ok := v.(*ssa.Extract)
+	if !ok || ext.Index != 0 {
+		return false
+	}
+	derive, ok := ext.Tuple.(*ssa.Call)
+	return ok && typesutil.ReturnsContext(derive.Common().Signature()) && derivationKept(derive, 0)
+}
+
+// capturedByStored reports whether the variable cell is captured by a function literal that
+// is stored in a struct field.
+func capturedByStored(cell *ssa.Alloc) bool {
+	for _, ref := range *cell.Referrers() {
+		if mc, ok := ref.(*ssa.MakeClosure); ok && storedInField(mc) {
+			return true
 		}
 	}
 	return false

@@ -56,6 +56,44 @@ func poll(d db, topic string) { // want poll:"drops ctx"
 	_ = d.Exec(ctx, "POLL "+topic)
 }
 
+// A Job runs after the request that prepared it; its CancelFn ends it.
+type Job struct {
+	ctx      context.Context
+	CancelFn func(error)
+}
+
+// Prepare makes a job whose ctx is its own lifetime, ended by a function the job keeps that
+// calls the cancel function, and starts loading its input with it.
+func Prepare(d db) *Job {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	_ = d.Exec(ctx, "LOAD")
+	return &Job{ctx: ctx, CancelFn: func(err error) { cancel(err) }}
+}
+
+// Run works with the job's ctx.
+func (j *Job) Run(d db) { _ = d.Exec(j.ctx, "RUN") }
+
+// once hands its cancel function to a literal it calls itself: the work is the call's.
+func once(d db) { // want once:"drops ctx"
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := func() { cancel() }
+	defer stop()
+	_ = d.Exec(ctx, "ONCE")
+}
+
+// Jobs holds prepared jobs until they run.
+type Jobs struct {
+	catalogpb.UnimplementedCatalogServer
+	jobs map[string]*Job
+}
+
+// GetItem prepares a job in the handler itself: its ctx is the job's lifetime, not the request's.
+func (s *Jobs) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	jobCtx, cancel := context.WithCancelCause(context.Background())
+	s.jobs[req.GetId()] = &Job{ctx: jobCtx, CancelFn: func(err error) { cancel(err) }}
+	return &catalogpb.Item{Id: req.GetId()}, nil
+}
+
 type userKey struct{}
 
 // Env evaluates expressions for a user.
@@ -83,5 +121,8 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	defer w.Stop()
 	_ = EmptyEnv()          // a value read: silent
 	poll(s.db, req.GetId()) // want `lifetime\.poll, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
+	job := Prepare(s.db) // a job's lifetime: silent
+	defer job.CancelFn(nil)
+	once(s.db) // want `lifetime\.once, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 	return &catalogpb.Item{Id: req.GetId()}, nil
 }

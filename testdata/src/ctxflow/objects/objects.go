@@ -82,3 +82,31 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 		return nil, ctx.Err()
 	}
 }
+
+// Pool starts workers on its lifetime ctx; StopWorker ends one.
+type Pool struct {
+	catalogpb.UnimplementedCatalogServer
+	root    context.Context
+	workers map[string]context.CancelFunc
+}
+
+func work(ctx context.Context, id string) {}
+
+// GetItem starts a worker whose ctx is a child of the pool's, its cancel kept by the worker's
+// id: the worker's lifetime, which StopWorker ends, not the request's.
+func (p *Pool) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	wctx, cancel := context.WithCancel(p.root)
+	p.workers[req.GetId()] = cancel
+	go work(wctx, req.GetId())
+
+	local := map[string]context.CancelFunc{}
+	lctx, lcancel := context.WithCancel(p.root)
+	local[req.GetId()] = lcancel
+	if err := fetch(lctx, req.GetId()); err != nil { // want `objects\.fetch in handler Pool\.GetItem uses receiver field root, a ctx that outlives the request; pass ctx`
+		return nil, err
+	}
+	return &catalogpb.Item{Id: req.GetId()}, nil
+}
+
+// StopWorker ends a worker.
+func (p *Pool) StopWorker(id string) { p.workers[id]() }
