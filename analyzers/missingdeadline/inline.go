@@ -52,47 +52,12 @@ func optionalTimeout(fn *ssa.Function) bool {
 			if x == nil {
 				continue
 			}
-			if typesutil.IsNamed(x.Type(), "time", "Duration") || deadlineFrom(f, ctxorigin.Stored(x)) {
+			if typesutil.IsNamed(x.Type(), "time", "Duration") {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// deadlineFrom reports whether fn applies a deadline (context.WithTimeout, WithDeadline, their
-// Cause forms) computed from a load of g, a package-level variable (a flag).
-func deadlineFrom(fn *ssa.Function, stored ssa.Value) bool {
-	g, ok := stored.(*ssa.Global)
-	if !ok {
-		return false
-	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok || len(call.Call.Args) < 2 {
-				continue
-			}
-			if callee := ctxorigin.Callee(call.Common()); callee != nil && ctxorigin.IsDeadlineCall(callee) && loads(call.Call.Args[1], g, 0) {
+			if g, ok := ctxorigin.Stored(x).(*ssa.Global); ok && ctxorigin.DeadlineFrom(f, g) {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// loads reports whether v is computed from a load of g (through operands, to a small depth).
-func loads(v ssa.Value, g *ssa.Global, depth int) bool {
-	if v == ssa.Value(g) {
-		return true
-	}
-	instr, ok := v.(ssa.Instruction)
-	if !ok || depth > 6 {
-		return false
-	}
-	for _, op := range instr.Operands(nil) {
-		if *op != nil && loads(*op, g, depth+1) {
-			return true
 		}
 	}
 	return false

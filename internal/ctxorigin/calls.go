@@ -313,7 +313,7 @@ func (r *Resolver) summary(fn *ssa.Function) []Set {
 // helper form of a -timeout flag that defaults to none: none on the other path is the caller's
 // decision. A caller passing a constant that is not positive for it chose none: set as it is.
 func optionalDeadline(set Set, given int, args []ssa.Value) Set {
-	if given < 0 || given >= len(args) || notPositive(args[given]) ||
+	if given < 0 || given >= len(args) || NotPositive(args[given]) ||
 		!slices.ContainsFunc(set, func(o Origin) bool { return o.Deadline && !o.Opaque }) {
 		return set
 	}
@@ -327,24 +327,60 @@ func optionalDeadline(set Set, given int, args []ssa.Value) Set {
 	return union(out)
 }
 
-// notPositive reports whether v is a constant number that is zero or less.
-func notPositive(v ssa.Value) bool {
+// NotPositive reports whether v is a constant number that is zero or less: a duration of none.
+func NotPositive(v ssa.Value) bool {
 	k, ok := v.(*ssa.Const)
 	return ok && k.Value != nil && k.Value.Kind() == constant.Int && constant.Sign(k.Value) <= 0
 }
 
 // DurationGiven returns the index among fn's parameters (the receiver first) of the one a
 // time.Duration fn compares with a constant comes from — the parameter itself, or a field
-// reached from it (opts.Timeout, c.timeout) — or -1.
+// reached from it (opts.Timeout, c.timeout) — when fn computes a deadline from it too
+// (DeadlineFrom); or -1.
 func DurationGiven(fn *ssa.Function) int {
 	for _, b := range fn.Blocks {
 		if x := ComparedWithConst(b); x != nil && typesutil.IsNamed(x.Type(), "time", "Duration") {
-			if p, ok := Stored(x).(*ssa.Parameter); ok {
+			if p, ok := Stored(x).(*ssa.Parameter); ok && DeadlineFrom(fn, p) {
 				return ParamIndex(fn, p)
 			}
 		}
 	}
 	return -1
+}
+
+// DeadlineFrom reports whether fn applies a deadline (context.WithTimeout, WithDeadline, their
+// Cause forms) computed from src, a parameter or a package-level variable (a flag): a value
+// loaded from it (Stored) is among the operands of the deadline's argument, to a small depth.
+func DeadlineFrom(fn *ssa.Function, src ssa.Value) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || len(call.Call.Args) < 2 {
+				continue
+			}
+			if callee := Callee(call.Common()); callee != nil && IsDeadlineCall(callee) && computedFrom(call.Call.Args[1], src, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// computedFrom reports whether v is, or is computed from, a value loaded from src.
+func computedFrom(v, src ssa.Value, depth int) bool {
+	if v == src || Stored(v) == src {
+		return true
+	}
+	instr, ok := v.(ssa.Instruction)
+	if !ok || depth > 6 {
+		return false
+	}
+	for _, op := range instr.Operands(nil) {
+		if *op != nil && computedFrom(*op, src, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // Stored returns what the value v is loaded from — through loads, struct fields and

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -439,13 +438,7 @@ var noRun = callbackRun{-1, -1}
 // setting.
 func (r *Result) CallbackCtx(targets *callees.Resolver, common *ssa.CallCommon, i int) (ctx int, bounded bool) {
 	run := r.callbackCtx(targets, common, i, 0)
-	return run.Ctx, run.Wait >= 0 && (run.Wait >= len(common.Args) || !zeroConst(common.Args[run.Wait]))
-}
-
-// zeroConst reports whether v is the constant zero: a wait of none.
-func zeroConst(v ssa.Value) bool {
-	c, ok := v.(*ssa.Const)
-	return ok && c.Value != nil && constant.Sign(c.Value) == 0
+	return run.Ctx, run.Wait >= 0 && (run.Wait >= len(common.Args) || !ctxorigin.NotPositive(common.Args[run.Wait]))
 }
 
 func (r *Result) callbackCtx(targets *callees.Resolver, common *ssa.CallCommon, i, depth int) callbackRun {
@@ -568,7 +561,7 @@ func waitArg(fn *ssa.Function, common *ssa.CallCommon, i int) int {
 			return ctxorigin.ParamIndex(fn, v)
 		}
 	case *ssa.Const:
-		if zeroConst(v) {
+		if ctxorigin.NotPositive(v) {
 			return -1
 		}
 	}

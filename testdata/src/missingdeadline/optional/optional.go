@@ -128,3 +128,10 @@ func getRetrying(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error) 
 	}
 	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\)`
 }
+
+// getEvery uses a helper whose compared duration is not its deadline's.
+func getEvery(c catalogpb.CatalogClient, id string, every time.Duration) (*catalogpb.Item, error) {
+	ctx, cancel := ctxutil.EveryContext(every)
+	defer cancel()
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\) at .*ctxutil\.go:64\)`
+}

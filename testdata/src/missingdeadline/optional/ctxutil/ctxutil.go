@@ -54,3 +54,12 @@ func PollContext() (context.Context, context.CancelFunc) {
 	}
 	return context.Background(), func() {}
 }
+
+// EveryContext compares its caller's interval, but its deadline is a constant of its own: the
+// deadline-less path is its own decision, not its caller's.
+func EveryContext(every time.Duration) (context.Context, context.CancelFunc) {
+	if every > time.Minute {
+		return context.WithTimeout(context.Background(), time.Hour)
+	}
+	return context.Background(), func() {}
+}
