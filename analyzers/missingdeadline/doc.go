@@ -33,8 +33,12 @@
 // ctx; an implementation that adds a deadline, or one out of sight, ends the chain.
 //
 // One deadline-less ctx is one decision. When it reaches several calls one after the other in
-// one function, the first is reported and the others are related positions; calls on separate
-// paths (a CLI's verbs) are reported each. When it is made by a factory that the calling
+// one function, the first is reported and the others are related positions. Calls on paths no
+// run takes two of (the verbs of a CLI's switch) are reported each when some path gives the ctx a
+// deadline (a verb that applies the user's -timeout, there or in a function of the package it
+// hands the ctx to): the others are oversights of their own. When none does, the decision is
+// where the ctx is made: one finding there, the verbs' calls as related positions.
+// When it is made by a factory that the calling
 // functions share (func getContext() context.Context, in this package or another), it is
 // reported once per package, at the first call in source order, the other functions' calls as
 // related positions.

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -514,10 +515,6 @@ func (c *checker) reportOnce(rep *report.Reporter, found []finding) {
 	sort.SliceStable(found, func(i, j int) bool {
 		return report.Before(c.pass.Fset, found[i].site.instr.Pos(), found[j].site.instr.Pos())
 	})
-	type group struct {
-		first  finding
-		others []finding
-	}
 	var groups []*group
 	byCtx := make(map[*ssa.Call][]*group)
 	byFactory := make(map[any]*group)
@@ -552,7 +549,12 @@ next:
 			byCtx[maker] = append(byCtx[maker], g)
 		}
 	}
+	groups = c.mergeVerbs(groups)
 	for _, g := range groups {
+		if g.verbs != nil {
+			rep.Report(c.verbsDiagnostic(g))
+			continue
+		}
 		d := c.diagnostic(g.first.site, g.first.o, g.first.path)
 		if n := len(g.others); n > 0 {
 			d.Message += fmt.Sprintf("; it reaches %d more %s", n, plural(n, "call", "calls"))
@@ -563,6 +565,159 @@ next:
 		}
 		rep.Report(d)
 	}
+}
+
+// A group is one finding: its first site, and the later sites it reaches. verbs, when set,
+// are the groups of one ctx on separate paths merged into one finding at the ctx's maker
+// (mergeVerbs).
+type group struct {
+	first  finding
+	others []finding
+	verbs  []*group
+}
+
+// mergeVerbs merges the groups of one deadline-less ctx made in a function and used on its
+// separate paths (a CLI's verbs, each its own group: onOnePath), when no path gives that ctx a
+// deadline: no verb of the command has one, so the decision is made where the ctx is — one
+// finding there, listing the calls. When some path does give it one (a verb that applies the
+// user's -timeout), each path without one is an oversight of its own, and stays its own
+// finding.
+func (c *checker) mergeVerbs(groups []*group) []*group {
+	byRoot := make(map[*ssa.Call][]*group)
+	for _, g := range groups {
+		if r := g.first.o.Call; r != nil && factoryKey(g.first) == nil && g.first.site.instr.Parent() == r.Parent() {
+			byRoot[r] = append(byRoot[r], g)
+		}
+	}
+	var out []*group
+	merged := make(map[*ssa.Call]bool)
+	for _, g := range groups {
+		r := g.first.o.Call
+		verbs := byRoot[r]
+		if !slices.Contains(verbs, g) || len(verbs) < 2 || !exclusive(verbs) || c.boundedSomewhere(r) {
+			out = append(out, g)
+			continue
+		}
+		if !merged[r] {
+			merged[r] = true
+			out = append(out, &group{first: g.first, verbs: verbs})
+		}
+	}
+	return out
+}
+
+// exclusive reports whether the groups' first sites, in one function, are on paths no run
+// takes two of: the arms of a switch on the command's verb. Calls one after the other (a job's
+// steps, some behind an if) are not: each is a step of its own; nor are the verbs of a loop
+// that reads command after command.
+func exclusive(gs []*group) bool {
+	for i, a := range gs {
+		for _, b := range gs[i+1:] {
+			x, y := a.first.site.instr.Block(), b.first.site.instr.Block()
+			if x == y || reaches(x, y) || reaches(y, x) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// reaches reports whether block to can run after block from.
+func reaches(from, to *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{from: true}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, s := range b.Succs {
+			if s == to {
+				return true
+			}
+			if !seen[s] {
+				seen[s] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	return false
+}
+
+// boundedSomewhere reports whether the ctx the root call makes is given a deadline in the
+// function it is made in (or a literal in it), or handed there to a function of the package
+// that gives its ctx parameter one (appliesDeadline).
+func (c *checker) boundedSomewhere(root *ssa.Call) bool {
+	for _, f := range withLiterals(declOf(root.Parent())) {
+		for _, s := range ctxorigin.Sinks(f) {
+			for _, o := range c.info.Origins.Of(s.Ctx) {
+				if o.Call != root {
+					continue
+				}
+				if o.Deadline || c.appliesDeadline(s.Instr.Common(), s.Ctx, 0) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// appliesDeadline reports whether the static call common of a function of the package gives
+// the ctx argument ctx a deadline: its body derives one from that parameter, directly or
+// through calls of other functions of the package.
+func (c *checker) appliesDeadline(common *ssa.CallCommon, ctx ssa.Value, depth int) bool {
+	callee := common.StaticCallee()
+	if callee == nil || depth > 4 {
+		return false
+	}
+	if o := callee.Origin(); o != nil {
+		callee = o
+	}
+	if callee.Pkg != c.info.Pkg || callee.Blocks == nil {
+		return false
+	}
+	i := slices.Index(common.Args, ctx)
+	if i < 0 || i >= len(callee.Params) {
+		return false
+	}
+	p := callee.Params[i]
+	for _, f := range withLiterals(callee) {
+		for _, s := range ctxorigin.Sinks(f) {
+			for _, o := range c.info.Origins.Of(s.Ctx) {
+				if o.Kind == ctxorigin.Param && o.Param == p && (o.Deadline || c.appliesDeadline(s.Instr.Common(), s.Ctx, depth+1)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// withLiterals returns fn and the function literals nested in it, at any depth.
+func withLiterals(fn *ssa.Function) []*ssa.Function {
+	out := []*ssa.Function{fn}
+	for i := 0; i < len(out); i++ {
+		out = append(out, out[i].AnonFuncs...)
+	}
+	return out
+}
+
+// verbsDiagnostic builds the one finding of a ctx made without a deadline and used, on
+// separate paths, by calls none of which gives it one (mergeVerbs): at the call that makes it.
+func (c *checker) verbsDiagnostic(g *group) analysis.Diagnostic {
+	root := g.first.o.Call
+	pos, end := c.res.CallRange(root)
+	n := 0
+	var related []analysis.RelatedInformation
+	for _, v := range g.verbs {
+		for _, f := range append([]finding{v.first}, v.others...) {
+			n++
+			fpos, _ := c.res.CallRange(f.site.instr)
+			related = append(related, analysis.RelatedInformation{Pos: fpos, Message: "it reaches " + reached(f) + " here"})
+		}
+	}
+	return analysis.Diagnostic{Pos: pos, End: end, Related: related, Message: fmt.Sprintf(
+		"the ctx from %s has no deadline on any of the %d paths that use it: %d %s without one, %s first; add one here with context.WithTimeout",
+		rootName(g.first.o), len(g.verbs), n, plural(n, "call", "calls"), reached(g.first))}
 }
 
 // factoryKey identifies, for a finding whose deadline-less ctx is made by a function other than

@@ -4,6 +4,7 @@ package onectx
 
 import (
 	"context"
+	"time"
 
 	"example.com/gen/catalogpb"
 )
@@ -34,15 +35,58 @@ func Weekly(c catalogpb.CatalogClient) {
 	_ = refresh(ctx, c, "x")
 }
 
-// Dispatch runs one RPC per verb: separate paths, separate findings.
+// Dispatch runs one RPC per verb, and no verb gives the ctx a deadline: the decision is where
+// the ctx is made, one finding there, the verbs' calls listed with it.
 func Dispatch(c catalogpb.CatalogClient, verb string) {
+	ctx := context.Background() // want `the ctx from context\.Background\(\) has no deadline on any of the 2 paths that use it: 2 calls without one, RPC CatalogClient\.GetItem first; add one here with context\.WithTimeout`
+	switch verb {
+	case "get":
+		_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "g"})
+	case "refresh":
+		_ = refresh(ctx, c, "r")
+	}
+}
+
+// withBudget gives its ctx a deadline before the RPC.
+func withBudget(ctx context.Context, c catalogpb.CatalogClient, id string) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	return refresh(ctx, c, id)
+}
+
+// budgeted hands its ctx on to a function that gives it a deadline.
+func budgeted(ctx context.Context, c catalogpb.CatalogClient, id string) error {
+	return withBudget(ctx, c, id)
+}
+
+// Mixed gives the ctx a deadline on one verb, in a helper two calls down: the verbs without
+// one are oversights, each its own finding.
+func Mixed(c catalogpb.CatalogClient, verb string) {
 	ctx := context.Background()
 	switch verb {
 	case "get":
 		_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "g"}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
 	case "refresh":
-		_ = refresh(ctx, c, "r") // want `onectx\.refresh calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout`
+		_ = refresh(ctx, c, "r") // want `onectx\.refresh calls RPC CatalogClient\.GetItem with no deadline`
+	case "budget":
+		_ = budgeted(ctx, c, "b")
 	}
+}
+
+// Inline gives the ctx a deadline in place on one verb: the same.
+func Inline(c catalogpb.CatalogClient, verb string) {
+	ctx := context.Background()
+	if verb == "a" {
+		_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "a"}) // want `RPC CatalogClient\.GetItem has no deadline`
+		return
+	}
+	if verb == "b" {
+		_ = refresh(ctx, c, "b") // want `onectx\.refresh calls RPC CatalogClient\.GetItem with no deadline`
+		return
+	}
+	tctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	_, _ = c.GetItem(tctx, &catalogpb.GetItemRequest{Id: "c"})
 }
 
 // Beat waits in refresh on a timer and once more on stop: separate paths, but one RPC in one
@@ -60,12 +104,49 @@ func Beat(c catalogpb.CatalogClient, tick <-chan struct{}, stop <-chan struct{})
 	}
 }
 
-// Verbs calls the RPC itself on each path: each verb is its own decision.
+// Verbs calls the RPC itself on each path, with no deadline on either: one decision, where the
+// ctx is made.
 func Verbs(c catalogpb.CatalogClient, verb string) {
-	ctx := context.Background()
+	ctx := context.Background() // want `the ctx from context\.Background\(\) has no deadline on any of the 2 paths that use it: 2 calls without one`
 	if verb == "a" {
-		_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "a"}) // want `RPC CatalogClient\.GetItem has no deadline`
+		_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "a"})
 	} else {
-		_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "b"}) // want `RPC CatalogClient\.GetItem has no deadline`
+		_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "b"})
+	}
+}
+
+// Separate makes a ctx per verb: two decisions, two findings.
+func Separate(c catalogpb.CatalogClient, verb string) {
+	if verb == "a" {
+		_, _ = c.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "a"}) // want `RPC CatalogClient\.GetItem has no deadline`
+	} else {
+		_, _ = c.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "b"}) // want `RPC CatalogClient\.GetItem has no deadline`
+	}
+}
+
+// Steps runs its calls one after the other, some behind an if: a job's steps, each its own
+// finding even with one ctx and no deadline anywhere.
+func Steps(c catalogpb.CatalogClient, dryRun bool, ids []string) {
+	ctx := context.Background()
+	for _, id := range ids {
+		if !dryRun {
+			_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline`
+		}
+	}
+	if !dryRun {
+		_ = refresh(ctx, c, "last") // want `onectx\.refresh calls RPC CatalogClient\.GetItem with no deadline`
+	}
+}
+
+// Shell reads command after command: a verb can run after another, each its own finding.
+func Shell(c catalogpb.CatalogClient, verbs <-chan string) {
+	ctx := context.Background()
+	for verb := range verbs {
+		switch verb {
+		case "get":
+			_, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "g"}) // want `RPC CatalogClient\.GetItem has no deadline`
+		case "refresh":
+			_ = refresh(ctx, c, "r") // want `onectx\.refresh calls RPC CatalogClient\.GetItem with no deadline`
+		}
 	}
 }
