@@ -93,6 +93,11 @@ func TestRelated(t *testing.T) {
 			"onectx.go: _, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: \"b\"}): the same ctx reaches RPC CatalogClient.GetItem here",
 			"onectx.go: _ = refresh(ctx, c, \"c\"): the same ctx reaches onectx.refresh (RPC CatalogClient.GetItem) here",
 		},
+		// one ctx on separate paths none of which gives it a deadline: the verbs' calls
+		"the ctx from context.Background() has no deadline on any of the 2 paths that use it: 2 calls without one, onectx.refresh": {
+			"onectx.go: _ = refresh(ctx, c, \"r\"): it reaches onectx.refresh (RPC CatalogClient.GetItem) here",
+			"onectx.go: _, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: \"g\"}): it reaches RPC CatalogClient.GetItem here",
+		},
 		// one factory, many commands: the root in the factory, then the other commands' calls
 		"RPC LegacyClient.Ping has no deadline (ctx from context.Background())": {
 			"factory.go: ctx, cancel := context.WithCancel(context.Background()): the ctx comes from context.Background() here, without a deadline",
