@@ -37,11 +37,10 @@
 // run takes two of (the verbs of a CLI's switch) are reported each when some path gives the ctx a
 // deadline (a verb that applies the user's -timeout, there or in a function of the package it
 // hands the ctx to): the others are oversights of their own. When none does, the decision is
-// where the ctx is made: one finding there, the verbs' calls as related positions.
-// When it is made by a factory that the calling
-// functions share (func getContext() context.Context, in this package or another), it is
-// reported once per package, at the first call in source order, the other functions' calls as
-// related positions.
+// where the ctx is made: one finding there, the verbs' calls as related positions. When it is
+// made by a factory that the calling functions share (func getContext() context.Context, in
+// this package or another), it is reported once per package, at the first call in source
+// order, the other functions' calls as related positions.
 //
 // Not reported:
 //   - calls in request scope (handlers, server interceptors, closures created in them): they
