@@ -68,7 +68,7 @@ func (d *dropper) usesOwnCtxBeside(fn *ssa.Function, root *ssa.Call) bool {
 	for fn.Parent() != nil {
 		fn = fn.Parent()
 	}
-	for _, f := range withClosures(fn) {
+	for _, f := range ctxorigin.WithLiterals(fn) {
 		for _, s := range ctxorigin.Sinks(f) {
 			own, rooted := false, false
 			for _, o := range d.info.Origins.Of(s.Ctx) {
@@ -81,15 +81,6 @@ func (d *dropper) usesOwnCtxBeside(fn *ssa.Function, root *ssa.Call) bool {
 		}
 	}
 	return false
-}
-
-// withClosures returns fn and the function literals nested in it, at any depth.
-func withClosures(fn *ssa.Function) []*ssa.Function {
-	out := []*ssa.Function{fn}
-	for i := 0; i < len(out); i++ {
-		out = append(out, out[i].AnonFuncs...)
-	}
-	return out
 }
 
 // ignoresCtx reports whether the implementation t does nothing with the ctx it takes (an

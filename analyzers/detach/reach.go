@@ -108,7 +108,7 @@ func (r *reach) paramReachesWork(fn *ssa.Function, p *ssa.Parameter) bool {
 	}
 	r.active[p] = true
 	found := false
-	for _, g := range withClosures(fn) {
+	for _, g := range ctxorigin.WithLiterals(fn) {
 		for _, s := range ctxorigin.Sinks(g) {
 			if r.paramArrives(s, p) && r.isWork(s) {
 				found = true
@@ -133,15 +133,6 @@ func (r *reach) paramArrives(s ctxorigin.Sink, p *ssa.Parameter) bool {
 		}
 	}
 	return false
-}
-
-// withClosures returns fn and the function literals nested in it, at any depth.
-func withClosures(fn *ssa.Function) []*ssa.Function {
-	out := []*ssa.Function{fn}
-	for i := 0; i < len(out); i++ {
-		out = append(out, out[i].AnonFuncs...)
-	}
-	return out
 }
 
 func contains(calls []*ssa.Call, c *ssa.Call) bool {

@@ -646,7 +646,7 @@ func reaches(from, to *ssa.BasicBlock) bool {
 // function it is made in (or a literal in it), or handed there to a function of the package
 // that gives its ctx parameter one (appliesDeadline).
 func (c *checker) boundedSomewhere(root *ssa.Call) bool {
-	for _, f := range withLiterals(declOf(root.Parent())) {
+	for _, f := range ctxorigin.WithLiterals(declOf(root.Parent())) {
 		for _, s := range ctxorigin.Sinks(f) {
 			for _, o := range c.info.Origins.Of(s.Ctx) {
 				if o.Call != root {
@@ -680,7 +680,7 @@ func (c *checker) appliesDeadline(common *ssa.CallCommon, ctx ssa.Value, depth i
 		return false
 	}
 	p := callee.Params[i]
-	for _, f := range withLiterals(callee) {
+	for _, f := range ctxorigin.WithLiterals(callee) {
 		for _, s := range ctxorigin.Sinks(f) {
 			for _, o := range c.info.Origins.Of(s.Ctx) {
 				if o.Kind == ctxorigin.Param && o.Param == p && (o.Deadline || c.appliesDeadline(s.Instr.Common(), s.Ctx, depth+1)) {
@@ -690,15 +690,6 @@ func (c *checker) appliesDeadline(common *ssa.CallCommon, ctx ssa.Value, depth i
 		}
 	}
 	return false
-}
-
-// withLiterals returns fn and the function literals nested in it, at any depth.
-func withLiterals(fn *ssa.Function) []*ssa.Function {
-	out := []*ssa.Function{fn}
-	for i := 0; i < len(out); i++ {
-		out = append(out, out[i].AnonFuncs...)
-	}
-	return out
 }
 
 // verbsDiagnostic builds the one finding of a ctx made without a deadline and used, on

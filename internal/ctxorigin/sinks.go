@@ -60,3 +60,12 @@ func Callee(common *ssa.CallCommon) *types.Func {
 func ReceiverInArgs(common *ssa.CallCommon, fn *types.Func) bool {
 	return !common.IsInvoke() && fn.Signature().Recv() != nil && len(common.Args) == fn.Signature().Params().Len()+1
 }
+
+// WithLiterals returns fn and the function literals nested in it, at any depth.
+func WithLiterals(fn *ssa.Function) []*ssa.Function {
+	out := []*ssa.Function{fn}
+	for i := 0; i < len(out); i++ {
+		out = append(out, out[i].AnonFuncs...)
+	}
+	return out
+}

@@ -54,7 +54,7 @@ func (i *Info) findCarriers() {
 			continue
 		}
 		seen[fn] = true
-		for _, f := range withAnon(fn) {
+		for _, f := range ctxorigin.WithLiterals(fn) {
 			queue = append(queue, i.markCallees(f)...)
 		}
 	}
@@ -88,15 +88,6 @@ func (i *Info) markCallees(fn *ssa.Function) []*ssa.Function {
 				}
 			}
 		}
-	}
-	return out
-}
-
-// withAnon returns fn and the function literals nested in it, at any depth.
-func withAnon(fn *ssa.Function) []*ssa.Function {
-	out := []*ssa.Function{fn}
-	for k := 0; k < len(out); k++ {
-		out = append(out, out[k].AnonFuncs...)
 	}
 	return out
 }
