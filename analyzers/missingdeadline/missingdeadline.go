@@ -707,8 +707,8 @@ func (c *checker) verbsDiagnostic(g *group) analysis.Diagnostic {
 		}
 	}
 	return analysis.Diagnostic{Pos: pos, End: end, Related: related, Message: fmt.Sprintf(
-		"the ctx from %s has no deadline on any of the %d paths that use it: %d %s without one, %s first; add one here with context.WithTimeout",
-		rootName(g.first.o), len(g.verbs), n, plural(n, "call", "calls"), reached(g.first))}
+		"the ctx from %s reaches %d calls on separate paths, none with a deadline; add one here with context.WithTimeout",
+		rootName(g.first.o), n)}
 }
 
 // factoryKey identifies, for a finding whose deadline-less ctx is made by a function other than

@@ -94,7 +94,7 @@ func TestRelated(t *testing.T) {
 			"onectx.go: _ = refresh(ctx, c, \"c\"): the same ctx reaches onectx.refresh (RPC CatalogClient.GetItem) here",
 		},
 		// one ctx on separate paths none of which gives it a deadline: the verbs' calls
-		"the ctx from context.Background() has no deadline on any of the 2 paths that use it: 2 calls without one, onectx.refresh": {
+		"the ctx from context.Background() reaches 2 calls on separate paths, none with a deadline": {
 			"onectx.go: _ = refresh(ctx, c, \"r\"): it reaches onectx.refresh (RPC CatalogClient.GetItem) here",
 			"onectx.go: _, _ = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: \"g\"}): it reaches RPC CatalogClient.GetItem here",
 		},
