@@ -589,18 +589,18 @@ func (c *checker) mergeVerbs(groups []*group) []*group {
 			byRoot[r] = append(byRoot[r], g)
 		}
 	}
+	merge := make(map[*ssa.Call]bool, len(byRoot))
+	for r, verbs := range byRoot {
+		merge[r] = len(verbs) > 1 && exclusive(verbs) && !c.boundedSomewhere(r)
+	}
 	var out []*group
-	merged := make(map[*ssa.Call]bool)
 	for _, g := range groups {
 		r := g.first.o.Call
-		verbs := byRoot[r]
-		if !slices.Contains(verbs, g) || len(verbs) < 2 || !exclusive(verbs) || c.boundedSomewhere(r) {
+		switch {
+		case !merge[r] || !slices.Contains(byRoot[r], g):
 			out = append(out, g)
-			continue
-		}
-		if !merged[r] {
-			merged[r] = true
-			out = append(out, &group{first: g.first, verbs: verbs})
+		case byRoot[r][0] == g: // the merged finding takes the place of the first verb's
+			out = append(out, &group{first: g.first, verbs: byRoot[r]})
 		}
 	}
 	return out
