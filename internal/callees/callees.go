@@ -815,9 +815,47 @@ func (r *Resolver) methodTarget(impl *types.Func, t types.Type) Target {
 
 // concrete returns the concrete types the interface value v may hold; ok is false when one
 // is out of sight. Stores into fields count strictly: every value stored must be in sight.
+// The result of an interface call is what its targets return, when the types its receiver
+// may hold are known and their methods are in the package (pkgLogger = pkgLogger.WithName(n)).
 func (r *Resolver) concrete(v ssa.Value) ([]types.Type, bool) {
+	ic := &invokedResults{active: make(map[*ssa.Call]bool)}
+	out, ok := r.concreteIn(v, ic)
+	if ok && len(ic.cyclic) > 0 {
+		// A call met again while its receiver was being resolved added nothing then: the answer
+		// stands only if, from every type found, those calls return no type not found.
+		ok = r.closedUnder(out, ic.cyclic)
+	}
+	return out, ok
+}
+
+// invokedResults is the state of one concrete question: the interface calls whose results are
+// being resolved, and those met again meanwhile (a value made from itself).
+type invokedResults struct {
+	active map[*ssa.Call]bool
+	cyclic []invokedResult
+}
+
+// invokedResult is result Index of an interface call.
+type invokedResult struct {
+	call  *ssa.Call
+	index int
+}
+
+// concreteIn is concrete within the state of one question.
+func (r *Resolver) concreteIn(v ssa.Value, ic *invokedResults) ([]types.Type, bool) {
 	var out []types.Type
 	ok := r.flow().Each(v, valueflow.Strict, func(x ssa.Value) bool {
+		if call, idx, ok := invokeResult(x); ok {
+			if ic.active[call] {
+				ic.cyclic = append(ic.cyclic, invokedResult{call, idx})
+				return true
+			}
+			ic.active[call] = true
+			ts, ok := r.returnedBy(call, idx, ic)
+			delete(ic.active, call)
+			out = append(out, ts...)
+			return ok
+		}
 		if _, isConst := x.(*ssa.Const); isConst || types.IsInterface(x.Type()) {
 			return false
 		}
@@ -825,4 +863,79 @@ func (r *Resolver) concrete(v ssa.Value) ([]types.Type, bool) {
 		return true
 	})
 	return out, ok
+}
+
+// returnedBy returns the concrete types result idx of the interface call may be: what the
+// methods of its receiver's types return, each a method of the package with a body.
+func (r *Resolver) returnedBy(call *ssa.Call, idx int, ic *invokedResults) ([]types.Type, bool) {
+	recv, ok := r.concreteIn(call.Call.Value, ic)
+	if !ok {
+		return nil, false
+	}
+	var out []types.Type
+	for _, t := range recv {
+		ts, ok := r.methodReturns(t, call.Call.Method, idx, ic)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, ts...)
+	}
+	return out, true
+}
+
+// methodReturns returns the concrete types t's method m returns as result idx; ok is false
+// when the method is not one of the package with a body.
+func (r *Resolver) methodReturns(t types.Type, m *types.Func, idx int, ic *invokedResults) ([]types.Type, bool) {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
+	impl, ok := obj.(*types.Func)
+	if !ok {
+		return nil, false
+	}
+	fn := r.pkg.Prog.FuncValue(impl)
+	if fn == nil || fn.Blocks == nil || fn.Pkg != r.pkg {
+		return nil, false
+	}
+	var out []types.Type
+	for _, rv := range valueflow.Returned(fn, idx) {
+		ts, ok := r.concreteIn(rv, ic)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, ts...)
+	}
+	return out, true
+}
+
+// closedUnder reports whether the calls of cyclic, made on a value of any type of ts, return
+// only types of ts.
+func (r *Resolver) closedUnder(ts []types.Type, cyclic []invokedResult) bool {
+	for _, c := range cyclic {
+		for _, t := range ts {
+			ic := &invokedResults{active: map[*ssa.Call]bool{c.call: true}}
+			got, ok := r.methodReturns(t, c.call.Call.Method, c.index, ic)
+			if !ok {
+				return false
+			}
+			for _, g := range got {
+				if !slices.ContainsFunc(ts, func(t types.Type) bool { return types.Identical(t, g) }) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// invokeResult returns the interface call whose result x is (the call itself, or one of its
+// results extracted), with the result's index.
+func invokeResult(x ssa.Value) (*ssa.Call, int, bool) {
+	idx := 0
+	if e, ok := x.(*ssa.Extract); ok {
+		x, idx = e.Tuple, e.Index
+	}
+	call, ok := x.(*ssa.Call)
+	if !ok || !call.Call.IsInvoke() {
+		return nil, 0, false
+	}
+	return call, idx, true
 }

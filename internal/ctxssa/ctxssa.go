@@ -747,10 +747,7 @@ func exportReaders(pass *analysis.Pass) {
 			}
 		}
 	}
-	grow(readers, func(d decl) bool {
-		ok, used := ctxUses(pass.TypesInfo, d.fd, isReader)
-		return ok && used
-	})
+	shrinkReaders(pass, decls, readers, isReader)
 	// A function that never refers to its ctx, or only hands it to readers and to functions
 	// that never refer to theirs (tsdb's DB.Appender(ctx) calling Head.Appender(_ context.Context)),
 	// does no work with it either: no deadline of that ctx bounds what it does, and no error it
@@ -775,6 +772,79 @@ func exportReaders(pass *analysis.Pass) {
 		}
 	}
 	exportInterfaceReaders(pass, decls, isIdle)
+}
+
+// shrinkReaders fills readers with the package's functions that refer to their ctx only to
+// read values from it. It is a greatest fixpoint: functions that hand their ctx only to one
+// another and to readers read values and do nothing else — a logger's Error calling a helper
+// that calls Error again through the package's Logger variable. It starts from every function
+// that refers to its ctx and drops each with a use that is not a read until none is left to
+// drop. A call of a method of an interface of the package reads when the method of every type
+// of the package implementing the receiver's interface (one at least) does, or never refers
+// to its ctx: the receiver's own interface, not the one declaring the method (a Pipeliner's
+// Pipelined, declared by the Cmdable it embeds, runs the pipeline's Exec).
+func shrinkReaders(pass *analysis.Pass, decls []decl, readers map[*types.Func]bool, isReader func(*types.Func) bool) {
+	info := pass.TypesInfo
+	byObj := make(map[*types.Func]bool)
+	unreferred := make(map[*types.Func]bool)
+	for _, d := range decls {
+		byObj[d.obj] = true
+		if _, used := ctxUses(info, d.fd, func(*types.Func) bool { return true }); used {
+			readers[d.obj] = true
+		} else {
+			unreferred[d.obj] = true
+		}
+	}
+	impls := make(map[*types.Named][]types.Type)
+	invokeReads := func(fn *types.Func, call *ast.CallExpr) bool {
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || fn == nil {
+			return false
+		}
+		s := info.Selections[sel]
+		if s == nil || s.Kind() != types.MethodVal {
+			return false
+		}
+		named, ok := types.Unalias(s.Recv()).(*types.Named)
+		if !ok || named.Obj().Pkg() != pass.Pkg {
+			return false
+		}
+		iface, ok := named.Underlying().(*types.Interface)
+		if !ok {
+			return false
+		}
+		ts, seen := impls[named]
+		if !seen {
+			ts = callees.ImplementersIn(pass.Pkg, iface)
+			impls[named] = ts
+		}
+		for _, t := range ts {
+			obj, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), fn.Name())
+			impl, _ := obj.(*types.Func)
+			if !byObj[impl] || !readers[impl] && !unreferred[impl] {
+				return false // promoted from another package, no body here, or work
+			}
+		}
+		return len(ts) > 0
+	}
+	reads := func(fn *types.Func, call *ast.CallExpr) bool {
+		return isReader(fn) || invokeReads(fn, call)
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, d := range decls {
+			if !readers[d.obj] {
+				continue
+			}
+			ok, _ := everyCtxUse(info, d.fd, func(id *ast.Ident, stack []ast.Node) bool {
+				return readUseBy(info, id, stack, reads)
+			})
+			if !ok {
+				delete(readers, d.obj)
+				changed = true
+			}
+		}
+	}
 }
 
 // exportInterfaceReaders exports an ignoresCtx fact for each ctx-taking method of an interface
@@ -857,6 +927,12 @@ func everyCtxUse(info *types.Info, fd *ast.FuncDecl, accepts func(id *ast.Ident,
 
 // readUse reports whether the use id of a ctx parameter, under the nodes stack, reads from it.
 func readUse(info *types.Info, id *ast.Ident, stack []ast.Node, isReader func(*types.Func) bool) bool {
+	return readUseBy(info, id, stack, func(fn *types.Func, _ *ast.CallExpr) bool { return isReader(fn) })
+}
+
+// readUseBy is readUse with the calls that read judged by reads, given the callee (nil for a
+// function value) and the call.
+func readUseBy(info *types.Info, id *ast.Ident, stack []ast.Node, reads func(*types.Func, *ast.CallExpr) bool) bool {
 	if len(stack) == 0 {
 		return false
 	}
@@ -874,7 +950,7 @@ func readUse(info *types.Info, id *ast.Ident, stack []ast.Node, isReader func(*t
 			return false
 		}
 		fn, _ := typeutil.Callee(info, p).(*types.Func)
-		return isReader(fn)
+		return reads(fn, p)
 	}
 	return false
 }

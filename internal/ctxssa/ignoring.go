@@ -661,7 +661,23 @@ func (ig *ignoring) staticCallNoWork(call *ssa.Call, callee *types.Func) bool {
 // left out) does no work with its ctx — a package-level resolver whose implementations all
 // read the ctx's values. No implementation in sight, and the call may do anything.
 func (ig *ignoring) invokeNoWork(common *ssa.CallCommon) bool {
+	if ts := ig.resolver().Dynamic(common); ts != nil {
+		return ig.everyNoWork(ts)
+	}
 	return ig.targetsNoWork(ig.resolver().Targets(common))
+}
+
+// everyNoWork is targetsNoWork for the targets of a call whose receiver's every value is in
+// sight (callees.Dynamic: a package variable only ever set to the package's own logger): no
+// store can sit out of sight at the end of a chain, so a yes that rests on a cycle (the
+// logger's Error calling back into Error through the variable) stands like any other.
+func (ig *ignoring) everyNoWork(ts []callees.Target) bool {
+	return callees.EveryProduction(ts, func(t callees.Target) bool {
+		if t.Fn == nil {
+			return t.Obj != nil && t.Obj.Pkg() != ig.pass.Pkg && ig.importedNoWork(t.Obj)
+		}
+		return ig.ignoresParams(t.Fn)
+	})
 }
 
 // targetsNoWork reports whether every production target (generated mocks left out), of this
