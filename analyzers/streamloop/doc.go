@@ -20,7 +20,10 @@
 // no ctx.Err(), no Send, SendMsg, Recv or RecvMsg, or call given the request's ctx, whose error
 // it looks at (a loop that can leave on that error stops when the client does), and no select
 // case that leaves the loop on a channel the handler made and a goroutine it starts sends on or
-// closes (the request's own work reporting its end: the loop ends with it). Not reported: a
+// closes (the request's own work reporting its end: the loop ends with it) — or, for a loop in
+// a goroutine the handler starts (a pump to a slow client), that the handler closes or sends on
+// in a call it defers (defer close(done): the pump ends when the handler returns, as the
+// request does; a loop of the handler's own body is not ended by its own defer). Not reported: a
 // channel returned by a call given the request's ctx (the producer closes it on cancellation:
 // sub := bus.Subscribe(ctx)), a channel made in the handler, a loop that ends on its own
 // (ranging over a slice or a map, counting), a goroutine's drain that only receives and drops

@@ -128,18 +128,17 @@ func (c *checker) observes(l *loop) bool {
 					return true
 				}
 			case *ssa.Select:
-				for _, st := range instr.States {
-					if st.Dir == types.RecvOnly && isDone(st.Chan) {
+				for k, st := range instr.States {
+					if st.Dir != types.RecvOnly {
+						continue
+					}
+					// A case on a ctx's Done(), or one that leaves the loop on a channel the
+					// handler's own work reports its end to: the loop waits for that work and
+					// ends with it, as a wait on a channel made in the handler is trusted to end
+					// with the request.
+					if isDone(st.Chan) || leaves(instr, k, l) && ownWork(st.Chan, l.header.Parent()) {
 						return true
 					}
-				}
-			case *ssa.If:
-				// A case of a select that leaves the loop on a channel the handler's own work
-				// reports its end to: the loop waits for that work and ends with it, as a wait
-				// on a channel made in the handler is trusted to end with the request.
-				if sel, k, succ := ctxorigin.SelectCase(b); sel != nil && !l.in[succ] &&
-					sel.States[k].Dir == types.RecvOnly && ownWork(sel.States[k].Chan) {
-					return true
 				}
 			case ssa.CallInstruction:
 				common := instr.Common()
@@ -156,50 +155,123 @@ func (c *checker) observes(l *loop) bool {
 	return false
 }
 
-// ownWork reports whether the channel ch is where the handler's own work reports its end: made
-// by make in the function (held in a local, maybe the cell a literal captures it by), and sent
-// on or closed by a function literal the function runs on a go statement (go func() { done <-
-// follow(ctx) }()). A channel made here that only others signal (one registered with the
-// server for its shutdown) says nothing of the request's work.
-func ownWork(ch ssa.Value) bool {
-	var made ssa.Value
-	switch v := ch.(type) {
-	case *ssa.MakeChan:
-		made = v
-	case *ssa.UnOp:
-		cell, ok := v.X.(*ssa.Alloc)
-		if v.Op != token.MUL || !ok {
-			return false
+// leaves reports whether case k of the select sel, in loop l, leaves the loop: the block that
+// branches to the case (go/ssa's `if index == k`, which for the last case lies outside the
+// loop when no case goes on with it) takes it out of the loop.
+func leaves(sel *ssa.Select, k int, l *loop) bool {
+	for _, b := range sel.Parent().Blocks {
+		if s, i, succ := ctxorigin.SelectCase(b); s == sel && i == k {
+			return !l.in[succ]
 		}
-		stored := valueflow.LocalStores(cell)
-		for _, x := range stored {
-			if _, isMake := x.(*ssa.MakeChan); !isMake {
-				return false
-			}
-		}
-		if len(stored) == 0 {
-			return false
-		}
-		made = cell
-	default:
+	}
+	return false
+}
+
+// ownWork reports whether the channel ch, waited on by a loop of loopFn, is where the
+// handler's own work reports its end: made by make in a function (held in a local, maybe the
+// cell a literal captures it by, and seen by loopFn as that value or as a free variable bound
+// to it), and sent on or closed by a function literal that function runs on a go statement
+// (go func() { done <- follow(ctx) }()), or — for a loop in a goroutine the function starts —
+// by a call it defers (defer close(done)): the loop then ends when the function returns, with
+// the request. A channel made here that only others signal (one registered with the server
+// for its shutdown) says nothing of the request's work.
+func ownWork(ch ssa.Value, loopFn *ssa.Function) bool {
+	made := madeChan(ch, 0)
+	if made == nil {
 		return false
 	}
-	for _, ref := range *made.Referrers() {
-		mc, ok := ref.(*ssa.MakeClosure)
-		if !ok {
-			continue
+	maker := made.Parent()
+	deferredCounts := loopFn != maker && startedWithin(loopFn, maker)
+	refs := *made.Referrers()
+	if _, isCell := made.(*ssa.Alloc); isCell {
+		for _, ref := range *made.Referrers() {
+			if u, ok := ref.(*ssa.UnOp); ok && u.Op == token.MUL {
+				refs = append(refs, *u.Referrers()...)
+			}
 		}
-		fn, ok := mc.Fn.(*ssa.Function)
-		if !ok || !ctxorigin.Started(fn) {
-			continue
-		}
-		for _, fv := range valueflow.BoundTo(mc, made) {
-			if reportsOn(fv) {
+	}
+	for _, ref := range refs {
+		switch ref := ref.(type) {
+		case *ssa.MakeClosure:
+			fn, ok := ref.Fn.(*ssa.Function)
+			if !ok || !ctxorigin.Started(fn) && !(deferredCounts && ctxorigin.Deferred(fn)) {
+				continue
+			}
+			for _, fv := range valueflow.BoundTo(ref, made) {
+				if reportsOn(fv) {
+					return true
+				}
+			}
+		case *ssa.Defer:
+			if deferredCounts && closes(ref.Common(), made) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// madeChan returns what the channel ch is made as — the make itself, or the local cell only
+// makes are stored to — following free variables to the values their literals are bound to;
+// or nil.
+func madeChan(ch ssa.Value, depth int) ssa.Value {
+	if depth > 8 {
+		return nil
+	}
+	switch v := ch.(type) {
+	case *ssa.MakeChan:
+		return v
+	case *ssa.FreeVar:
+		bs := valueflow.Bindings(v)
+		if len(bs) != 1 {
+			return nil
+		}
+		return madeChan(bs[0], depth+1)
+	case *ssa.Alloc: // a cell, captured by a literal or with its address taken
+		stored := valueflow.LocalStores(v)
+		for _, x := range stored {
+			if _, isMake := x.(*ssa.MakeChan); !isMake {
+				return nil
+			}
+		}
+		if len(stored) == 0 {
+			return nil
+		}
+		return v
+	case *ssa.UnOp: // a load of such a cell
+		if v.Op != token.MUL {
+			return nil
+		}
+		if cell, ok := madeChan(v.X, depth+1).(*ssa.Alloc); ok {
+			return cell
+		}
+	}
+	return nil
+}
+
+// startedWithin reports whether fn is a function literal a go statement starts, or nested in
+// one, inside maker: it runs beside maker, not before maker returns.
+func startedWithin(fn, maker *ssa.Function) bool {
+	for ; fn != nil && fn != maker; fn = fn.Parent() {
+		if ctxorigin.Started(fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// closes reports whether common is close(ch) of the channel made as made (the make, or a load
+// of its cell).
+func closes(common *ssa.CallCommon, made ssa.Value) bool {
+	b, ok := common.Value.(*ssa.Builtin)
+	if !ok || b.Name() != "close" || len(common.Args) != 1 {
+		return false
+	}
+	arg := common.Args[0]
+	if u, ok := arg.(*ssa.UnOp); ok && u.Op == token.MUL {
+		arg = u.X
+	}
+	return arg == made
 }
 
 // reportsOn reports whether a literal sends on, or closes, the channel its free variable fv

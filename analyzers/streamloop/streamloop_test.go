@@ -14,5 +14,5 @@ func TestStreamLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, streamloop.Analyzer, "streamloop/feed", "streamloop/connectfeed", "streamloop/evil", "streamloop/shapes", "streamloop/drain", "streamloop/seek")
+	analysistest.Run(t, dir, streamloop.Analyzer, "streamloop/feed", "streamloop/connectfeed", "streamloop/evil", "streamloop/shapes", "streamloop/drain", "streamloop/seek", "streamloop/pump")
 }
