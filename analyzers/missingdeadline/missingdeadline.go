@@ -614,32 +614,12 @@ func exclusive(gs []*group) bool {
 	for i, a := range gs {
 		for _, b := range gs[i+1:] {
 			x, y := a.first.site.instr.Block(), b.first.site.instr.Block()
-			if x == y || reaches(x, y) || reaches(y, x) {
+			if x == y || ctxorigin.Reaches(x, y) || ctxorigin.Reaches(y, x) {
 				return false
 			}
 		}
 	}
 	return true
-}
-
-// reaches reports whether block to can run after block from.
-func reaches(from, to *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{from: true}
-	stack := []*ssa.BasicBlock{from}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, s := range b.Succs {
-			if s == to {
-				return true
-			}
-			if !seen[s] {
-				seen[s] = true
-				stack = append(stack, s)
-			}
-		}
-	}
-	return false
 }
 
 // boundedSomewhere reports whether the ctx the root call makes is given a deadline in the

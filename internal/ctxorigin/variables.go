@@ -72,15 +72,18 @@ func Assigned(alloc *ssa.Alloc, at ssa.Instruction) (vals []ssa.Value, ok bool) 
 // function: earlier in the same block, or in a block from which to's block can be reached.
 func mayPrecede(from, to ssa.Instruction) bool {
 	fb, tb := from.Block(), to.Block()
-	if fb == tb && indexOf(from) < indexOf(to) {
-		return true
-	}
+	return fb == tb && indexOf(from) < indexOf(to) || Reaches(fb, tb)
+}
+
+// Reaches reports whether block to can run after block from: it is reached by a way on from
+// from's successors (from itself, only round a loop).
+func Reaches(from, to *ssa.BasicBlock) bool {
 	seen := map[*ssa.BasicBlock]bool{}
-	stack := append([]*ssa.BasicBlock(nil), fb.Succs...)
+	stack := append([]*ssa.BasicBlock(nil), from.Succs...)
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if b == tb {
+		if b == to {
 			return true
 		}
 		if !seen[b] {

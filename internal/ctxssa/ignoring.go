@@ -245,7 +245,7 @@ func (r *Result) InterfaceNoWork(m *types.Func) bool {
 	r.igMu.Lock()
 	defer r.igMu.Unlock()
 	ig := r.ignorer()
-	return ig.in(anyNoWork, func() bool { return ig.targetsNoWork(ig.resolver().Implementations(m)) })
+	return ig.in(anyNoWork, func() bool { return ig.targetsNoWork(ig.resolver().Implementations(m), false) })
 }
 
 // CallIgnoresCtx reports whether the call does no work with the ctx it is given: its callee
@@ -661,23 +661,14 @@ func (ig *ignoring) staticCallNoWork(call *ssa.Call, callee *types.Func) bool {
 // left out) does no work with its ctx — a package-level resolver whose implementations all
 // read the ctx's values. No implementation in sight, and the call may do anything.
 func (ig *ignoring) invokeNoWork(common *ssa.CallCommon) bool {
+	// Every value the receiver may hold in sight (callees.Dynamic: a package variable only ever
+	// set to the package's own logger): no store sits out of sight at the end of a chain, so a
+	// yes that rests on a cycle (the logger's Error calling back into Error through the
+	// variable) stands like any other.
 	if ts := ig.resolver().Dynamic(common); ts != nil {
-		return ig.everyNoWork(ts)
+		return ig.targetsNoWork(ts, true)
 	}
-	return ig.targetsNoWork(ig.resolver().Targets(common))
-}
-
-// everyNoWork is targetsNoWork for the targets of a call whose receiver's every value is in
-// sight (callees.Dynamic: a package variable only ever set to the package's own logger): no
-// store can sit out of sight at the end of a chain, so a yes that rests on a cycle (the
-// logger's Error calling back into Error through the variable) stands like any other.
-func (ig *ignoring) everyNoWork(ts []callees.Target) bool {
-	return callees.EveryProduction(ts, func(t callees.Target) bool {
-		if t.Fn == nil {
-			return t.Obj != nil && t.Obj.Pkg() != ig.pass.Pkg && ig.importedNoWork(t.Obj)
-		}
-		return ig.ignoresParams(t.Fn)
-	})
+	return ig.targetsNoWork(ig.resolver().Targets(common), false)
 }
 
 // targetsNoWork reports whether every production target (generated mocks left out), of this
@@ -685,9 +676,11 @@ func (ig *ignoring) everyNoWork(ts []callees.Target) bool {
 // mode; none is not "every". Nor is a set whose every yes rests on the assumption a cycle makes
 // (ignoresParams): implementations that only pass the call on to the same interface (a
 // decorator over a store held in a field) say nothing of the one at the end of the chain, out of
-// sight; one target in sight that settles it (a logger that only writes) does.
-func (ig *ignoring) targetsNoWork(ts []callees.Target) bool {
-	settled := false
+// sight; one target in sight that settles it (a logger that only writes) does. When the
+// targets are complete (every value the receiver may hold is in sight), the cycle is the whole
+// story and needs no settling.
+func (ig *ignoring) targetsNoWork(ts []callees.Target, complete bool) bool {
+	settled := complete
 	all := callees.EveryProduction(ts, func(t callees.Target) bool {
 		if t.Fn == nil {
 			ok := t.Obj != nil && t.Obj.Pkg() != ig.pass.Pkg && ig.importedNoWork(t.Obj)
