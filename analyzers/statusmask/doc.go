@@ -20,7 +20,10 @@
 // tells the two apart: no status.Code, status.FromError, status.Convert,
 // status.FromContextError, errors.Is or errors.As of the error, no connect.CodeOf, no ctx.Err()
 // call, and no function of the module that takes the error and returns an error or a code (a
-// mapping helper, trusted). A call of a function of the module known to do nothing with its ctx
+// mapping helper, trusted). A branch where the error's text holds words a deadline's text lacks
+// (strings.Contains(err.Error(), "NotFound"), HasPrefix, HasSuffix, EqualFold, ==) translates
+// that error, not a deadline; nor is an error known to be nil there (if err != nil { return }
+// before it) an error of the call's. A call of a function of the module known to do nothing with its ctx
 // makes no such error — one that only lends the request's trace to work on a budget of its own
 // (tracing.CopyTraceContext(context.Background(), ctx), whose result derives from its other
 // ctx) included. The fix, offered where it is mechanical (a unary handler returning the

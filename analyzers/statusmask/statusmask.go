@@ -5,9 +5,11 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/format"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -275,8 +277,10 @@ func (w *walk) errorOf(err ssa.Value, call *ssa.Call) {
 // recognised reports whether the translation, in block at, runs only once the error err was
 // found to be something specific: at is dominated by the branch taken when err (or the cause
 // it wraps, or a merge of it) equals a value other than nil — a sentinel, a switch case — or
-// when a predicate taking it holds (errors.Is(err, ErrNotFound), isConflict(err)). Such an
-// error is that thing, not the request's deadline.
+// when a predicate taking it holds (errors.Is(err, ErrNotFound), isConflict(err)), or when its
+// text says what it is (textSays). Such an error is that thing, not the request's deadline.
+// Nor is an error known to be nil there (if err != nil { return } … Errorf("…%v", err)): the
+// call succeeded, and nothing of its is translated.
 func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 	seen := map[ssa.Value]bool{}
 	var walk func(v ssa.Value, depth int) bool
@@ -292,11 +296,19 @@ func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 					return true
 				}
 			case *ssa.BinOp:
-				if (ref.Op == token.EQL || ref.Op == token.NEQ) && !isNil(otherOperand(ref, v)) && holdsAt(ref, ref.Op == token.EQL, at) {
+				if ref.Op != token.EQL && ref.Op != token.NEQ {
+					continue
+				}
+				// err == sentinel holds, or err == nil holds: either way, no deadline here.
+				if holdsAt(ref, ref.Op == token.EQL, at) {
 					return true
 				}
 			case *ssa.Call:
 				switch {
+				case isErrorText(ref.Common(), v):
+					if textSays(ref, at, 0) {
+						return true
+					}
 				case isBool(ref.Type()):
 					if holdsAt(ref, true, at) {
 						return true
@@ -311,6 +323,81 @@ func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 		return false
 	}
 	return walk(err, 0)
+}
+
+// isErrorText reports whether common is v.Error(), the text of the error v.
+func isErrorText(common *ssa.CallCommon, v ssa.Value) bool {
+	fn := ctxorigin.Callee(common)
+	if fn == nil || fn.Name() != "Error" || common.Signature().Params().Len() != 0 || !isString(common.Signature()) {
+		return false
+	}
+	if common.IsInvoke() {
+		return common.Value == v
+	}
+	return len(common.Args) == 1 && common.Args[0] == v
+}
+
+// ctxErrorTexts are the texts a deadline or cancellation has: the ctx's own, and a gRPC
+// status made of one.
+var ctxErrorTexts = []string{
+	"context deadline exceeded",
+	"context canceled",
+	"rpc error: code = deadlineexceeded desc = context deadline exceeded",
+	"rpc error: code = canceled desc = context canceled",
+}
+
+// textSays reports whether block at runs only once the error text s (or s lowered, upper-cased
+// or trimmed) was found to hold words a deadline's text lacks: strings.Contains, HasPrefix,
+// HasSuffix or EqualFold of s and a constant, or s == a constant, holds there. A constant found
+// in a deadline's or a cancellation's text (Contains(s, "deadline")) picks those out too, and
+// tells nothing apart; nor does a test that the words are absent.
+func textSays(s ssa.Value, at *ssa.BasicBlock, depth int) bool {
+	if depth > 2 || s.Referrers() == nil {
+		return false
+	}
+	for _, ref := range *s.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.BinOp:
+			if k, ok := otherOperand(ref, s).(*ssa.Const); ok && (ref.Op == token.EQL || ref.Op == token.NEQ) &&
+				notCtxText(k) && holdsAt(ref, ref.Op == token.EQL, at) {
+				return true
+			}
+		case *ssa.Call:
+			fn := ctxorigin.Callee(ref.Common())
+			if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "strings" || len(ref.Common().Args) == 0 || ref.Common().Args[0] != s {
+				continue
+			}
+			switch fn.Name() {
+			case "ToLower", "ToUpper", "TrimSpace":
+				if textSays(ref, at, depth+1) {
+					return true
+				}
+			case "Contains", "HasPrefix", "HasSuffix", "EqualFold":
+				if k, ok := ref.Common().Args[1].(*ssa.Const); ok && notCtxText(k) && holdsAt(ref, true, at) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// notCtxText reports whether the string constant k is in no text of a deadline or a
+// cancellation, whatever the case.
+func notCtxText(k *ssa.Const) bool {
+	if k.Value == nil || k.Value.Kind() != constant.String {
+		return false
+	}
+	words := strings.ToLower(constant.StringVal(k.Value))
+	if words == "" {
+		return false
+	}
+	for _, t := range ctxErrorTexts {
+		if strings.Contains(t, words) {
+			return false
+		}
+	}
+	return true
 }
 
 // holdsAt reports whether the boolean cond is known to be want in block at: at is dominated by
