@@ -47,8 +47,9 @@
 //     no WithoutCancel call is reported too.
 //
 // A WithoutCancel of a test's own ctx (t.Context() in a t.Cleanup) is not reported, nor one in
-// test code (a _test.go file, a function taking a *testing.T, B, F or testing.TB, a package
-// whose non-test files import testing): a test is not a request.
+// test code (a _test.go file, a function taking a *testing.T, B, F or testing.TB — or
+// testify's TestingT, go-testing-interface's T —, a package whose non-test files import
+// testing): a test is not a request.
 //
 // A WithoutCancel whose result is
 // never used is not reported. One whose result is used but reaches no ctx-taking work the

@@ -116,7 +116,8 @@
 //     method that takes a ctx, is a change of API one finding per implementation would repeat.
 //     Implementations of other packages' interfaces (io.Reader, a plugin API) are reported;
 //   - test code (calls in _test.go files, in functions run by a test — taking a *testing.T, B, F,
-//     testing.TB or testify's *assert.CollectT, methods of a struct embedding testify's
+//     testing.TB, testify's *assert.CollectT or TestingT, or go-testing-interface's T (test
+//     helpers outside _test.go files), methods of a struct embedding testify's
 //     suite.Suite, or nested in one — and in packages whose non-test files import testing),
 //     unless -missingdeadline.tests is set, and generated files.
 package missingdeadline

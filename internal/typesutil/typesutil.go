@@ -77,20 +77,26 @@ func IsMethod(obj types.Object, pkgPath, typeName, name string) bool {
 	return IsNamed(t, pkgPath, typeName)
 }
 
-// IsTestingType reports whether t is *testing.T, *testing.B, *testing.F, testing.TB or testify's
-// *assert.CollectT: the
-// handle of a test, not of a request.
+// IsTestingType reports whether t is *testing.T, *testing.B, *testing.F, testing.TB, testify's
+// *assert.CollectT or the TestingT interfaces of its assert and require packages, or the T
+// interface of github.com/mitchellh/go-testing-interface (testing.T's methods for helpers that
+// live outside _test.go files, as HashiCorp's modules write them): the handle of a test, not
+// of a request.
 func IsTestingType(t types.Type) bool {
 	return IsPointerToNamed(t, "testing", "T") || IsPointerToNamed(t, "testing", "B") ||
 		IsPointerToNamed(t, "testing", "F") || IsNamed(t, "testing", "TB") ||
-		IsPointerToNamed(t, testifyAssert, "CollectT")
+		IsPointerToNamed(t, testifyAssert, "CollectT") ||
+		IsNamed(t, testifyAssert, "TestingT") || IsNamed(t, testifyRequire, "TestingT") ||
+		IsNamed(t, testingInterface, "T")
 }
 
 // The testify packages whose types only tests use: a suite (a struct embedding suite.Suite, run
 // by suite.Run(t, s)) and the collector of assert.EventuallyWithT's condition.
 const (
-	testifySuite  = "github.com/stretchr/testify/suite"
-	testifyAssert = "github.com/stretchr/testify/assert"
+	testifySuite     = "github.com/stretchr/testify/suite"
+	testifyAssert    = "github.com/stretchr/testify/assert"
+	testifyRequire   = "github.com/stretchr/testify/require"
+	testingInterface = "github.com/mitchellh/go-testing-interface"
 )
 
 // IsTestSuite reports whether t, or what it points to, is a struct that embeds testify's

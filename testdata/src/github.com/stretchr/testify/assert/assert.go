@@ -15,3 +15,8 @@ func (a *Assertions) EventuallyWithT(condition func(collect *CollectT), waitFor,
 	condition(&CollectT{})
 	return true
 }
+
+// TestingT is the interface of what assert's functions are given: a *testing.T.
+type TestingT interface {
+	Errorf(format string, args ...any)
+}
