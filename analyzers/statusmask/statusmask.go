@@ -246,13 +246,11 @@ func (w *walk) contents(v ssa.Value, depth int) {
 func (w *walk) call(call *ssa.Call, depth int) {
 	common := call.Common()
 	fn := ctxorigin.Callee(common)
+	if err := textOf(common); err != nil {
+		w.contents(err, depth+1)
+		return
+	}
 	switch {
-	case fn != nil && fn.Name() == "Error" && common.Signature().Params().Len() == 0 && isString(common.Signature()):
-		if common.IsInvoke() {
-			w.contents(common.Value, depth+1)
-		} else if len(common.Args) == 1 {
-			w.contents(common.Args[0], depth+1)
-		}
 	case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "fmt", typesutil.IsFunc(fn, "errors", "New"):
 		for _, a := range common.Args {
 			w.contents(a, depth+1)
@@ -305,7 +303,7 @@ func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 				}
 			case *ssa.Call:
 				switch {
-				case isErrorText(ref.Common(), v):
+				case textOf(ref.Common()) == v:
 					if textSays(ref, at, 0) {
 						return true
 					}
@@ -325,16 +323,19 @@ func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 	return walk(err, 0)
 }
 
-// isErrorText reports whether common is v.Error(), the text of the error v.
-func isErrorText(common *ssa.CallCommon, v ssa.Value) bool {
+// textOf returns err when common is err.Error(), the text of an error; or nil.
+func textOf(common *ssa.CallCommon) ssa.Value {
 	fn := ctxorigin.Callee(common)
 	if fn == nil || fn.Name() != "Error" || common.Signature().Params().Len() != 0 || !isString(common.Signature()) {
-		return false
+		return nil
 	}
 	if common.IsInvoke() {
-		return common.Value == v
+		return common.Value
 	}
-	return len(common.Args) == 1 && common.Args[0] == v
+	if len(common.Args) == 1 {
+		return common.Args[0]
+	}
+	return nil
 }
 
 // ctxErrorTexts are the texts a deadline or cancellation has: the ctx's own, and a gRPC
@@ -427,11 +428,6 @@ func otherOperand(b *ssa.BinOp, v ssa.Value) ssa.Value {
 		return b.Y
 	}
 	return b.X
-}
-
-func isNil(v ssa.Value) bool {
-	k, ok := v.(*ssa.Const)
-	return ok && k.IsNil()
 }
 
 func isBool(t types.Type) bool {

@@ -90,8 +90,9 @@ func IsTestingType(t types.Type) bool {
 		IsNamed(t, testingInterface, "T")
 }
 
-// The testify packages whose types only tests use: a suite (a struct embedding suite.Suite, run
-// by suite.Run(t, s)) and the collector of assert.EventuallyWithT's condition.
+// The packages whose types only tests use: testify's suite (a struct embedding suite.Suite, run
+// by suite.Run(t, s)), its assert (the collector of EventuallyWithT's condition, TestingT) and
+// require (TestingT), and go-testing-interface (T, testing.T's methods as an interface).
 const (
 	testifySuite     = "github.com/stretchr/testify/suite"
 	testifyAssert    = "github.com/stretchr/testify/assert"
