@@ -91,6 +91,9 @@
 //   - a ctx whose cancel function a timer runs — ctx, cancel := context.WithCancel(ctx) with
 //     time.AfterFunc(d, cancel), or a literal calling cancel: a deadline in all but name, and a
 //     watchdog the work resets as it makes progress bounds each step;
+//     or one handed only to goroutines by a function that defers its cancel and, on every way
+//     to its return, waits on a timer outside any loop (go work(ctx); select { case
+//     <-ticker.C: case <-done: }): it returns, and cancels, when the timer fires at the latest;
 //   - a call through a generated client interface (pb.CatalogClient) when a type of the package
 //     or of one it imports implements that interface with a method, of the generated shape,
 //     that makes each of its unary RPCs with a deadline (a service's own client library

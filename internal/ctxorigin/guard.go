@@ -1052,9 +1052,148 @@ func cancelOf(call *ssa.Call) ssa.Value {
 // literal that calls it. The child then has a deadline in all but name — a watchdog the work
 // resets as it makes progress (t.Reset(d) after each chunk sent) bounds each step as
 // WithTimeout bounds the whole.
+//
+// So does a child handed only to goroutines by a function that defers its cancel and, on every
+// way to its return, waits on a timer (select { case <-ticker.C: … case <-done: … }, outside
+// any loop): the function returns, and cancels the work, by the time the timer fires at the
+// latest — a watchdog written by hand.
 func TimedOut(call *ssa.Call) bool {
 	cancel := cancelOf(call)
-	return cancel != nil && runByTimer(cancel, 0)
+	return cancel != nil && (runByTimer(cancel, 0) || waitedOut(call, cancel))
+}
+
+// waitedOut reports whether the child ctx of call, whose cancel function is cancel, is used
+// only by goroutines the function starts, the function defers cancel, and every way to its
+// return waits on a timer's channel, not in a loop.
+func waitedOut(call *ssa.Call, cancel ssa.Value) bool {
+	fn := call.Parent()
+	if fn == nil || len(fn.Blocks) == 0 || !deferred(cancel) || !onlyInGoroutines(childOf(call)) {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if waitsOnTimer(instr) && !OnCycle(b, nil) && (b == fn.Blocks[0] || allReach(fn.Blocks[0], b)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// childOf returns the ctx call, a call of context.WithCancel or WithCancelCause, makes, when
+// it is used; nil otherwise.
+func childOf(call *ssa.Call) ssa.Value {
+	for _, ref := range *call.Referrers() {
+		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
+			return ext
+		}
+	}
+	return nil
+}
+
+// deferred reports whether the function cancel is the callee of a defer statement of the
+// function that makes it.
+func deferred(cancel ssa.Value) bool {
+	for _, ref := range *cancel.Referrers() {
+		if d, ok := ref.(*ssa.Defer); ok && d.Call.Value == cancel {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyInGoroutines reports whether ctx is used, and used only as an argument of go statements
+// or by function literals that only go statements start (directly, or through the variable a
+// literal captures it in).
+func onlyInGoroutines(ctx ssa.Value) bool {
+	if ctx == nil {
+		return false
+	}
+	started := false
+	for _, ref := range *ctx.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Go:
+			if ref.Call.Value == ctx {
+				return false
+			}
+			started = true
+		case *ssa.MakeClosure:
+			if !startedOnly(ref) {
+				return false
+			}
+			started = true
+		case *ssa.Store:
+			cell, ok := ref.Addr.(*ssa.Alloc)
+			if !ok || ref.Val != ctx {
+				return false
+			}
+			for _, use := range *cell.Referrers() {
+				switch use := use.(type) {
+				case *ssa.DebugRef, *ssa.Store:
+				case *ssa.MakeClosure:
+					if !startedOnly(use) {
+						return false
+					}
+					started = true
+				default:
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return started
+}
+
+// startedOnly reports whether the literal mc is only started by go statements.
+func startedOnly(mc *ssa.MakeClosure) bool {
+	for _, use := range *mc.Referrers() {
+		if g, ok := use.(*ssa.Go); !ok || g.Call.Value != mc || slices.Contains(g.Call.Args, ssa.Value(mc)) {
+			return false
+		}
+	}
+	return true
+}
+
+// waitsOnTimer reports whether instr is a blocking receive from a timer's channel, alone or as
+// a case of a select: time.After(d), time.Tick(d), or the C of a *time.Timer or *time.Ticker.
+func waitsOnTimer(instr ssa.Instruction) bool {
+	switch instr := instr.(type) {
+	case *ssa.UnOp:
+		return instr.Op == token.ARROW && isTimerChan(instr.X)
+	case *ssa.Select:
+		if !instr.Blocking {
+			return false
+		}
+		for _, st := range instr.States {
+			if st.Dir == types.RecvOnly && isTimerChan(st.Chan) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isTimerChan reports whether ch is the channel of a timer: time.After(d), time.Tick(d), or
+// the C field of a *time.Timer or *time.Ticker.
+func isTimerChan(ch ssa.Value) bool {
+	switch ch := ch.(type) {
+	case *ssa.Call:
+		callee := Callee(ch.Common())
+		return typesutil.IsFunc(callee, "time", "After") || typesutil.IsFunc(callee, "time", "Tick")
+	case *ssa.UnOp:
+		fa, ok := ch.X.(*ssa.FieldAddr)
+		if !ok || ch.Op != token.MUL {
+			return false
+		}
+		t := fa.X.Type()
+		f := typesutil.FieldVar(t, fa.Field)
+		return (typesutil.IsPointerToNamed(t, "time", "Timer") || typesutil.IsPointerToNamed(t, "time", "Ticker")) &&
+			f != nil && f.Name() == "C"
+	}
+	return false
 }
 
 // runByTimer reports whether the function v — or a copy of it, a literal calling it — is handed
