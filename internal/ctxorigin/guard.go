@@ -1071,11 +1071,59 @@ func waitedOut(call *ssa.Call, cancel ssa.Value) bool {
 		return false
 	}
 	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if waitsOnTimer(instr) && !OnCycle(b, nil) && (b == fn.Blocks[0] || allReach(fn.Blocks[0], b)) {
+		for i, instr := range b.Instrs {
+			if waitsOnTimer(instr) && !OnCycle(b, nil) && (b == fn.Blocks[0] || allReach(fn.Blocks[0], b)) &&
+				!waitsAfter(b, i) {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// waitsAfter reports whether anything after instruction i of block b, on the way to the
+// function's return, may wait again — a receive, a select, a send, a WaitGroup's, Cond's or
+// errgroup's Wait (for the work itself, <-done after the timer fired): the timer then does not
+// bound the return.
+func waitsAfter(b *ssa.BasicBlock, i int) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	instrs := b.Instrs[i+1:]
+	stack := []*ssa.BasicBlock{}
+	for {
+		for _, instr := range instrs {
+			if blocks(instr) {
+				return true
+			}
+		}
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				stack = append(stack, s)
+			}
+		}
+		if len(stack) == 0 {
+			return false
+		}
+		b = stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		instrs = b.Instrs
+	}
+}
+
+// blocks reports whether instr may wait for another goroutine: a receive, a blocking select, a
+// send, or a call of Wait on a sync.WaitGroup, sync.Cond or errgroup.Group.
+func blocks(instr ssa.Instruction) bool {
+	switch instr := instr.(type) {
+	case *ssa.UnOp:
+		return instr.Op == token.ARROW
+	case *ssa.Select:
+		return instr.Blocking
+	case *ssa.Send:
+		return true
+	case *ssa.Call:
+		fn := Callee(instr.Common())
+		return typesutil.IsMethod(fn, "sync", "WaitGroup", "Wait") || typesutil.IsMethod(fn, "sync", "Cond", "Wait") ||
+			typesutil.IsMethod(fn, "golang.org/x/sync/errgroup", "Group", "Wait")
 	}
 	return false
 }

@@ -134,3 +134,19 @@ func (s *Sender) Before(id string) {
 	go s.send(ctx, id, nil)
 	<-time.After(s.timeout)
 }
+
+// Drains waits for the work again once the timer fired: the function returns, and cancels,
+// only when the work is done.
+func (s *Sender) Drains(id string, done chan struct{}) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		s.c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\)`
+		close(done)
+	}()
+	select {
+	case <-time.After(s.timeout):
+	case <-done:
+	}
+	<-done
+}
