@@ -36,7 +36,9 @@
 // one function, the first is reported and the others are related positions. Calls on paths no
 // run takes two of (the verbs of a CLI's switch) are reported each when some path gives the ctx a
 // deadline (a verb that applies the user's -timeout, there or in a function of the package it
-// hands the ctx to): the others are oversights of their own. When none does, the decision is
+// hands the ctx to): the others are oversights of their own. A deadline derived anew on each
+// turn of a loop (a canary's cycle bounded by the next tick) is a periodic job's schedule, not
+// such a sign. When none does, the decision is
 // where the ctx is made: one finding there, the verbs' calls as related positions. When it is
 // made by a factory that the calling functions share (func getContext() context.Context, in
 // this package or another), it is reported once per package, at the first call in source

@@ -624,7 +624,9 @@ func exclusive(gs []*group) bool {
 
 // boundedSomewhere reports whether the ctx the root call makes is given a deadline in the
 // function it is made in (or a literal in it), or handed there to a function of the package
-// that gives its ctx parameter one (appliesDeadline).
+// that gives its ctx parameter one (appliesDeadline). A deadline derived anew on each turn of a
+// loop (a periodic job's cycle, WithDeadline(ctx, tick.Add(period))) is the job's schedule,
+// not a budget the command gives its calls: it is no sign that the other verbs forgot one.
 func (c *checker) boundedSomewhere(root *ssa.Call) bool {
 	for _, f := range ctxorigin.WithLiterals(declOf(root.Parent())) {
 		for _, s := range ctxorigin.Sinks(f) {
@@ -632,10 +634,30 @@ func (c *checker) boundedSomewhere(root *ssa.Call) bool {
 				if o.Call != root {
 					continue
 				}
-				if o.Deadline || c.appliesDeadline(s.Instr.Common(), s.Ctx, 0) {
+				if o.Deadline && !perTurn(s.Ctx) || c.appliesDeadline(s.Instr.Common(), s.Ctx, 0) {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// perTurn reports whether ctx is the child a deadline-giving call (context.WithTimeout,
+// WithDeadline or their …Cause forms) makes on each turn of a loop.
+func perTurn(ctx ssa.Value) bool {
+	ext, ok := ctx.(*ssa.Extract)
+	if !ok || ext.Index != 0 {
+		return false
+	}
+	call, ok := ext.Tuple.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	callee := ctxorigin.Callee(call.Common())
+	for _, name := range []string{"WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause"} {
+		if typesutil.IsFunc(callee, "context", name) {
+			return ctxorigin.Looped(call)
 		}
 	}
 	return false
@@ -663,7 +685,7 @@ func (c *checker) appliesDeadline(common *ssa.CallCommon, ctx ssa.Value, depth i
 	for _, f := range ctxorigin.WithLiterals(callee) {
 		for _, s := range ctxorigin.Sinks(f) {
 			for _, o := range c.info.Origins.Of(s.Ctx) {
-				if o.Kind == ctxorigin.Param && o.Param == p && (o.Deadline || c.appliesDeadline(s.Instr.Common(), s.Ctx, depth+1)) {
+				if o.Kind == ctxorigin.Param && o.Param == p && (o.Deadline && !perTurn(s.Ctx) || c.appliesDeadline(s.Instr.Common(), s.Ctx, depth+1)) {
 					return true
 				}
 			}
