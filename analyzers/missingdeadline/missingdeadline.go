@@ -644,23 +644,14 @@ func (c *checker) boundedSomewhere(root *ssa.Call) bool {
 }
 
 // perTurn reports whether ctx is the child a deadline-giving call (context.WithTimeout,
-// WithDeadline or their …Cause forms) makes on each turn of a loop.
+// WithDeadline or their …Cause forms: ctxorigin.IsDeadlineCall) makes on each turn of a loop.
 func perTurn(ctx ssa.Value) bool {
 	ext, ok := ctx.(*ssa.Extract)
 	if !ok || ext.Index != 0 {
 		return false
 	}
 	call, ok := ext.Tuple.(*ssa.Call)
-	if !ok {
-		return false
-	}
-	callee := ctxorigin.Callee(call.Common())
-	for _, name := range []string{"WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause"} {
-		if typesutil.IsFunc(callee, "context", name) {
-			return ctxorigin.Looped(call)
-		}
-	}
-	return false
+	return ok && ctxorigin.IsDeadlineCall(ctxorigin.Callee(call.Common())) && ctxorigin.Looped(call)
 }
 
 // appliesDeadline reports whether the static call common of a function of the package gives

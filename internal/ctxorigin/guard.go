@@ -1039,8 +1039,14 @@ func cancelOf(call *ssa.Call) ssa.Value {
 	if !typesutil.IsFunc(callee, "context", "WithCancel") && !typesutil.IsFunc(callee, "context", "WithCancelCause") {
 		return nil
 	}
+	return result(call, 1)
+}
+
+// result returns result i of call, a call with several results, when it is used; nil
+// otherwise.
+func result(call *ssa.Call, i int) ssa.Value {
 	for _, ref := range *call.Referrers() {
-		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 1 {
+		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == i {
 			return ext
 		}
 	}
@@ -1067,7 +1073,7 @@ func TimedOut(call *ssa.Call) bool {
 // return waits on a timer's channel, not in a loop.
 func waitedOut(call *ssa.Call, cancel ssa.Value) bool {
 	fn := call.Parent()
-	if fn == nil || len(fn.Blocks) == 0 || !deferred(cancel) || !onlyInGoroutines(childOf(call)) {
+	if fn == nil || len(fn.Blocks) == 0 || !deferred(cancel) || !onlyInGoroutines(result(call, 0)) {
 		return false
 	}
 	for _, b := range fn.Blocks {
@@ -1084,30 +1090,17 @@ func waitedOut(call *ssa.Call, cancel ssa.Value) bool {
 // waitsAfter reports whether anything after instruction i of block b, on the way to the
 // function's return, may wait again — a receive, a select, a send, a WaitGroup's, Cond's or
 // errgroup's Wait (for the work itself, <-done after the timer fired): the timer then does not
-// bound the return.
+// bound the return. b is on no cycle, so the blocks after it are those Reaches finds.
 func waitsAfter(b *ssa.BasicBlock, i int) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	instrs := b.Instrs[i+1:]
-	stack := []*ssa.BasicBlock{}
-	for {
-		for _, instr := range instrs {
-			if blocks(instr) {
-				return true
-			}
-		}
-		for _, s := range b.Succs {
-			if !seen[s] {
-				seen[s] = true
-				stack = append(stack, s)
-			}
-		}
-		if len(stack) == 0 {
-			return false
-		}
-		b = stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		instrs = b.Instrs
+	if slices.ContainsFunc(b.Instrs[i+1:], blocks) {
+		return true
 	}
+	for _, x := range b.Parent().Blocks {
+		if x != b && Reaches(b, x) && slices.ContainsFunc(x.Instrs, blocks) {
+			return true
+		}
+	}
+	return false
 }
 
 // blocks reports whether instr may wait for another goroutine: a receive, a blocking select, a
@@ -1126,17 +1119,6 @@ func blocks(instr ssa.Instruction) bool {
 			typesutil.IsMethod(fn, "golang.org/x/sync/errgroup", "Group", "Wait")
 	}
 	return false
-}
-
-// childOf returns the ctx call, a call of context.WithCancel or WithCancelCause, makes, when
-// it is used; nil otherwise.
-func childOf(call *ssa.Call) ssa.Value {
-	for _, ref := range *call.Referrers() {
-		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
-			return ext
-		}
-	}
-	return nil
 }
 
 // deferred reports whether the function cancel is the callee of a defer statement of the
