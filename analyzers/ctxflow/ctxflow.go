@@ -46,6 +46,12 @@ func run(pass *analysis.Pass) (any, error) {
 				// the connection outlives the request, and a ctx that outlives it is right there.
 				continue
 			}
+			if s.Func != nil && res.CallCarriesOnly(s.Instr.Common()) {
+				// A callee that only carries the ctx's values (logs with it, reads its trace),
+				// or for an interface call every implementation in sight: nothing it does waits
+				// on the ctx, so nothing outlives the request through it.
+				continue
+			}
 			if res.KeptByCallee(s) {
 				// An object whose lifetime the callee derives from the ctx and keeps the cancel of
 				// (a subscription's Run): its work is the object's, stopped by its Stop.

@@ -35,5 +35,8 @@
 // s.cancel = context.WithCancel(ctx)), nor a child of the long-lived ctx whose cancel the
 // server keeps, in a field or by the work's key in a map it holds (wctx, cancel :=
 // context.WithCancel(s.root); s.workers[id] = cancel: a worker StopWorker ends): what the
-// object does is its own work.
+// object does is its own work. Nor is a call whose callee refers to the ctx only to carry its
+// values (logs with it, reads its trace), or, through an interface, whose every implementation
+// in sight does so: nothing there waits on the ctx. A callee that never refers to its ctx (a
+// stub) is still reported: what it means to do with one is not known.
 package ctxflow

@@ -263,6 +263,26 @@ func (r *Result) CallIgnoresCtx(common *ssa.CallCommon) bool {
 	return ig.in(anyNoWork, func() bool { return ig.invokeNoWork(common) })
 }
 
+// CallCarriesOnly reports whether the call refers to the ctx it is given only to carry values
+// (the carries mode: read from, logged or measured with): its callee, by its body here or its
+// fact elsewhere, or for an interface call every implementation in sight. A callee that never
+// refers to its ctx (a stub) is not one: what a call of it means to do with a ctx is not known.
+func (r *Result) CallCarriesOnly(common *ssa.CallCommon) bool {
+	r.igMu.Lock()
+	defer r.igMu.Unlock()
+	ig := r.ignorer()
+	return ig.in(carries, func() bool {
+		if common.IsInvoke() {
+			return ig.invokeNoWork(common)
+		}
+		callee := ctxorigin.Callee(common)
+		if _, static := common.Value.(*ssa.Function); !static || callee == nil {
+			return false
+		}
+		return ig.calleeNoWork(nil, callee)
+	})
+}
+
 // initsOnly is the fact of a function whose work with its ctx is only initialisation of
 // shared state: done on its first use, or in a literal a shared sync.Once's Do runs (the
 // initializes mode).
