@@ -268,10 +268,17 @@ func (r *Result) CallIgnoresCtx(common *ssa.CallCommon) bool {
 // fact elsewhere, or for an interface call every implementation in sight. A callee that never
 // refers to its ctx (a stub) is not one: what a call of it means to do with a ctx is not known.
 func (r *Result) CallCarriesOnly(common *ssa.CallCommon) bool {
+	return r.callNoWork(carries, common)
+}
+
+// callNoWork reports whether the call does no work with the ctx it is given in mode m: its
+// callee if called statically, by its body here or its fact elsewhere, or every implementation
+// in sight of an interface method.
+func (r *Result) callNoWork(m use, common *ssa.CallCommon) bool {
 	r.igMu.Lock()
 	defer r.igMu.Unlock()
 	ig := r.ignorer()
-	return ig.in(carries, func() bool {
+	return ig.in(m, func() bool {
 		if common.IsInvoke() {
 			return ig.invokeNoWork(common)
 		}
@@ -307,19 +314,7 @@ func initOnly(call ssa.CallInstruction) bool {
 // literal a shared sync.Once's Do runs. A root handed to it bounds what every later caller shares, built once
 // for whoever came first: no caller's deadline is lost.
 func (r *Result) CallInitializesOnly(common *ssa.CallCommon) bool {
-	r.igMu.Lock()
-	defer r.igMu.Unlock()
-	ig := r.ignorer()
-	return ig.in(initializes, func() bool {
-		if common.IsInvoke() {
-			return ig.invokeNoWork(common)
-		}
-		callee := ctxorigin.Callee(common)
-		if _, static := common.Value.(*ssa.Function); !static || callee == nil {
-			return false
-		}
-		return ig.calleeNoWork(nil, callee)
-	})
+	return r.callNoWork(initializes, common)
 }
 
 // activeKey is a question being answered: fn, in one memo (mode and strictness).
