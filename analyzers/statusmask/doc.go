@@ -23,9 +23,7 @@
 // mapping helper, trusted). A branch where the error's text holds words a deadline's text lacks
 // (strings.Contains(err.Error(), "NotFound"), HasPrefix, HasSuffix, EqualFold, ==) translates
 // that error, not a deadline; nor is an error known to be nil there (if err != nil { return }
-// before it) an error of the call's, nor one whose translation runs only once a later call given
-// the request's ctx, and working with it, returned no error (a rollback that succeeded): a ctx
-// that is done stays done. A call of a function of the module known to do nothing with its ctx
+// before it) an error of the call's. A call of a function of the module known to do nothing with its ctx
 // makes no such error — one that only lends the request's trace to work on a budget of its own
 // (tracing.CopyTraceContext(context.Background(), ctx), whose result derives from its other
 // ctx) included. The fix, offered where it is mechanical (a unary handler returning the

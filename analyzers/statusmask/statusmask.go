@@ -267,74 +267,9 @@ func (w *walk) errorOf(err ssa.Value, call *ssa.Call) {
 		w.told = true
 		return
 	}
-	if w.origin == nil && w.c.givenRequestCtx(call) && !w.aliveAfter(call) {
+	if w.origin == nil && w.c.givenRequestCtx(call) {
 		w.origin = call
 	}
-}
-
-// aliveAfter reports whether the translation, in block at, runs only once a call made after
-// origin with the request's ctx, and working with it, returned no error: a ctx that is done
-// stays done, and work given it fails then. The rollback of a failed EnableFastRestores(ctx)
-// that went on to DeleteSnapshot(ctx) successfully: origin's error was not the request's
-// deadline or cancellation. On a loop too: at runs only past the later call's success, which
-// every path from origin's last run to at goes through.
-func (w *walk) aliveAfter(origin *ssa.Call) bool {
-	fn := origin.Parent()
-	if fn != w.at.Parent() {
-		return false
-	}
-	for _, b := range fn.Blocks {
-		if !origin.Block().Dominates(b) {
-			continue
-		}
-		after := b != origin.Block()
-		for _, instr := range b.Instrs {
-			if instr == origin {
-				after = true
-				continue
-			}
-			call, ok := instr.(*ssa.Call)
-			if !ok || !after {
-				continue
-			}
-			if e := errorResult(call); e != nil && nilAt(e, w.at) && w.c.givenRequestCtx(call) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// errorResult returns the error call returns, its only or last result, or nil.
-func errorResult(call *ssa.Call) ssa.Value {
-	if typesutil.IsError(call.Type()) {
-		return call
-	}
-	tuple, ok := call.Type().(*types.Tuple)
-	if !ok || tuple.Len() == 0 || !typesutil.IsError(tuple.At(tuple.Len()-1).Type()) || call.Referrers() == nil {
-		return nil
-	}
-	for _, ref := range *call.Referrers() {
-		if e, ok := ref.(*ssa.Extract); ok && e.Index == tuple.Len()-1 {
-			return e
-		}
-	}
-	return nil
-}
-
-// nilAt reports whether the error err is known to be nil in block at: at runs only on the
-// branch where err == nil holds (or err != nil does not).
-func nilAt(err ssa.Value, at *ssa.BasicBlock) bool {
-	for _, ref := range *err.Referrers() {
-		b, ok := ref.(*ssa.BinOp)
-		if !ok || b.Op != token.EQL && b.Op != token.NEQ {
-			continue
-		}
-		if k, ok := otherOperand(b, err).(*ssa.Const); ok && k.IsNil() && holdsAt(b, b.Op == token.EQL, at) {
-			return true
-		}
-	}
-	return false
 }
 
 // recognised reports whether the translation, in block at, runs only once the error err was
