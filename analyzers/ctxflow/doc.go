@@ -36,7 +36,7 @@
 // server keeps, in a field or by the work's key in a map it holds (wctx, cancel :=
 // context.WithCancel(s.root); s.workers[id] = cancel: a worker StopWorker ends): what the
 // object does is its own work. Nor is a call whose callee refers to the ctx only to carry its
-// values (logs with it, reads its trace), or, through an interface, whose every implementation
-// in sight does so: nothing there waits on the ctx. A callee that never refers to its ctx (a
+// values (logs with it, reads its trace), or, through an interface, when every value the
+// receiver may hold is in sight and does so: nothing there waits on the ctx. A callee that never refers to its ctx (a
 // stub) is still reported: what it means to do with one is not known.
 package ctxflow

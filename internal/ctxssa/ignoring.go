@@ -265,10 +265,22 @@ func (r *Result) CallIgnoresCtx(common *ssa.CallCommon) bool {
 
 // CallCarriesOnly reports whether the call refers to the ctx it is given only to carry values
 // (the carries mode: read from, logged or measured with): its callee, by its body here or its
-// fact elsewhere, or for an interface call every implementation in sight. A callee that never
-// refers to its ctx (a stub) is not one: what a call of it means to do with a ctx is not known.
+// fact elsewhere; for an interface call, every concrete type its receiver may hold, all of them
+// in sight (callees.Dynamic: a field only ever set to the package's own values). Implementations
+// in sight are not enough: a no-op that logs may sit beside the interface while main wires in
+// the store that does the work. A callee that never refers to its ctx (a stub) is not one: what
+// a call of it means to do with a ctx is not known.
 func (r *Result) CallCarriesOnly(common *ssa.CallCommon) bool {
-	return r.callNoWork(carries, common)
+	if !common.IsInvoke() {
+		return r.callNoWork(carries, common)
+	}
+	r.igMu.Lock()
+	defer r.igMu.Unlock()
+	ig := r.ignorer()
+	return ig.in(carries, func() bool {
+		ts := ig.resolver().Dynamic(common)
+		return ts != nil && ig.targetsNoWork(ts, true)
+	})
 }
 
 // callNoWork reports whether the call does no work with the ctx it is given in mode m: its

@@ -48,7 +48,20 @@ type Auditor interface {
 // logAuditor writes the audit line with the caller's trace.
 type logAuditor struct{}
 
-func (logAuditor) Audit(ctx context.Context, who string) { slog.InfoContext(ctx, "audit", "who", who) }
+func (*logAuditor) Audit(ctx context.Context, who string) { slog.InfoContext(ctx, "audit", "who", who) }
+
+// Journal records events; the one implementation in sight is a no-op that logs, but the
+// server's journal is set out of sight: it may be one that writes.
+type Journal interface {
+	Record(ctx context.Context, event string) error
+}
+
+type nopJournal struct{}
+
+func (nopJournal) Record(ctx context.Context, event string) error {
+	slog.DebugContext(ctx, "journal disabled", "event", event)
+	return nil
+}
 
 // Store loads items.
 type Store interface {
@@ -72,11 +85,12 @@ type Remote interface {
 // Server keeps its lifetime ctx in a field.
 type Server struct {
 	catalogpb.UnimplementedCatalogServer
-	base   context.Context
-	audit  Auditor
-	store  Store
-	remote Remote
-	node   health.Component
+	base    context.Context
+	audit   Auditor
+	store   Store
+	remote  Remote
+	node    health.Component
+	journal Journal
 }
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
@@ -99,9 +113,12 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	return &catalogpb.Item{Id: req.GetId()}, nil
 }
 
-// NewServer wires the production types.
+// NewServer wires the production types but the journal, which an option out of sight sets.
 func NewServer(ctx context.Context, addr string) *Server {
-	return &Server{base: ctx, audit: logAuditor{}, store: netStore{addr}, node: &health.Node{}}
+	return &Server{base: ctx, audit: &logAuditor{}, store: netStore{addr}, node: &health.Node{}}
 }
 
-var _ Store = memStore{}
+var (
+	_ Store   = memStore{}
+	_ Journal = nopJournal{}
+)
