@@ -48,8 +48,8 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			if s.Func != nil && res.CallCarriesOnly(s.Instr.Common()) {
 				// A callee that only carries the ctx's values (logs with it, reads its trace),
-				// or for an interface call every implementation in sight: nothing it does waits
-				// on the ctx, so nothing outlives the request through it.
+				// or for an interface call every value its receiver may hold, all in sight:
+				// nothing it does waits on the ctx, so nothing outlives the request through it.
 				continue
 			}
 			if res.KeptByCallee(s) {

@@ -37,6 +37,7 @@
 // context.WithCancel(s.root); s.workers[id] = cancel: a worker StopWorker ends): what the
 // object does is its own work. Nor is a call whose callee refers to the ctx only to carry its
 // values (logs with it, reads its trace), or, through an interface, when every value the
-// receiver may hold is in sight and does so: nothing there waits on the ctx. A callee that never refers to its ctx (a
-// stub) is still reported: what it means to do with one is not known.
+// receiver may hold is in sight and does so: nothing there waits on the ctx. A callee that
+// never refers to its ctx (a stub) is still reported: what it means to do with one is not
+// known.
 package ctxflow

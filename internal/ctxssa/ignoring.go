@@ -271,26 +271,22 @@ func (r *Result) CallIgnoresCtx(common *ssa.CallCommon) bool {
 // the store that does the work. A callee that never refers to its ctx (a stub) is not one: what
 // a call of it means to do with a ctx is not known.
 func (r *Result) CallCarriesOnly(common *ssa.CallCommon) bool {
-	if !common.IsInvoke() {
-		return r.callNoWork(carries, common)
-	}
-	r.igMu.Lock()
-	defer r.igMu.Unlock()
-	ig := r.ignorer()
-	return ig.in(carries, func() bool {
-		ts := ig.resolver().Dynamic(common)
-		return ts != nil && ig.targetsNoWork(ts, true)
-	})
+	return r.callNoWork(carries, common, true)
 }
 
 // callNoWork reports whether the call does no work with the ctx it is given in mode m: its
-// callee if called statically, by its body here or its fact elsewhere, or every implementation
-// in sight of an interface method.
-func (r *Result) callNoWork(m use, common *ssa.CallCommon) bool {
+// callee if called statically, by its body here or its fact elsewhere; for an interface call,
+// every concrete type its receiver may hold when all are in sight (callees.Dynamic), or, unless
+// heldOnly, every implementation in sight (invokeNoWork).
+func (r *Result) callNoWork(m use, common *ssa.CallCommon, heldOnly bool) bool {
 	r.igMu.Lock()
 	defer r.igMu.Unlock()
 	ig := r.ignorer()
 	return ig.in(m, func() bool {
+		if common.IsInvoke() && heldOnly {
+			ts := ig.resolver().Dynamic(common)
+			return ts != nil && ig.targetsNoWork(ts, true)
+		}
 		if common.IsInvoke() {
 			return ig.invokeNoWork(common)
 		}
@@ -326,7 +322,7 @@ func initOnly(call ssa.CallInstruction) bool {
 // literal a shared sync.Once's Do runs. A root handed to it bounds what every later caller shares, built once
 // for whoever came first: no caller's deadline is lost.
 func (r *Result) CallInitializesOnly(common *ssa.CallCommon) bool {
-	return r.callNoWork(initializes, common)
+	return r.callNoWork(initializes, common, false)
 }
 
 // activeKey is a question being answered: fn, in one memo (mode and strictness).
