@@ -814,7 +814,9 @@ func (r *Resolver) methodTarget(impl *types.Func, t types.Type) Target {
 }
 
 // concrete returns the concrete types the interface value v may hold; ok is false when one
-// is out of sight. Stores into fields count strictly: every value stored must be in sight.
+// is out of sight. Stores into fields count strictly: every value stored must be in sight, and
+// a field or package variable another package may store into (an exported one, or a field of
+// another package's type) is out of sight (valueflow.Owned).
 // The result of an interface call is what its targets return, when the types its receiver
 // may hold are known and their methods are in the package (pkgLogger = pkgLogger.WithName(n)).
 func (r *Resolver) concrete(v ssa.Value) ([]types.Type, bool) {
@@ -844,7 +846,7 @@ type invokedResult struct {
 // concreteIn is concrete within the state of one question.
 func (r *Resolver) concreteIn(v ssa.Value, ic *invokedResults) ([]types.Type, bool) {
 	var out []types.Type
-	ok := r.flow().Each(v, valueflow.Strict, func(x ssa.Value) bool {
+	ok := r.flow().Each(v, valueflow.Owned, func(x ssa.Value) bool {
 		if call, idx, ok := invokeResult(x); ok {
 			if ic.active[call] {
 				ic.cyclic = append(ic.cyclic, invokedResult{call, idx})
@@ -856,10 +858,10 @@ func (r *Resolver) concreteIn(v ssa.Value, ic *invokedResults) ([]types.Type, bo
 			out = append(out, ts...)
 			return ok
 		}
-		if _, isConst := x.(*ssa.Const); isConst || types.IsInterface(x.Type()) {
-			return false
+		if k, isConst := x.(*ssa.Const); isConst && k.IsNil() || types.IsInterface(x.Type()) {
+			return false // nil, or a value of an interface type: no concrete type in sight
 		}
-		out = append(out, x.Type())
+		out = append(out, x.Type()) // a constant of a named type too (fixed("self"))
 		return true
 	})
 	return out, ok

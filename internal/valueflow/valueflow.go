@@ -49,6 +49,10 @@ const (
 	// result) adds nothing; the ones in sight are among those the place may hold, as the
 	// implementations a package sees are among those of an interface. At least one must be.
 	Lenient
+	// Owned: as Strict, and only through places no other package can store into: not an
+	// exported field or package variable, nor a field of another package's type (s.Leaders
+	// = remote{db} in a package that wires the server), whose stores the package cannot see.
+	Owned
 )
 
 // Each calls leaf on every value v may hold where it is made — a function, a closure, a
@@ -93,7 +97,7 @@ func (w *walk) each(v ssa.Value) bool {
 	case *ssa.FreeVar: // captured by value
 		return w.all(Bindings(v))
 	case *ssa.Field:
-		return w.stored(typesutil.FieldVar(v.X.Type(), v.Field))
+		return w.field(typesutil.FieldVar(v.X.Type(), v.Field))
 	case *ssa.Lookup, *ssa.Index: // m[k], a[i] of an array value
 		return w.element(Container(v))
 	case *ssa.Extract:
@@ -173,9 +177,12 @@ func (w *walk) load(addr ssa.Value) bool {
 		}
 		return len(bs) > 0
 	case *ssa.Global:
+		if w.mode == Owned && (a.Object().Exported() || a.Pkg != w.f.pkg) {
+			return false
+		}
 		return w.stored(a)
 	case *ssa.FieldAddr:
-		return w.stored(typesutil.FieldVar(a.X.Type(), a.Field))
+		return w.field(typesutil.FieldVar(a.X.Type(), a.Field))
 	case *ssa.IndexAddr: // s[i]
 		return w.element(a.X)
 	}
@@ -191,13 +198,21 @@ func (w *walk) element(c ssa.Value) bool {
 	return w.stored(elemKey(c.Type()))
 }
 
+// field follows the values the package stores into the field fv, as the walk's mode says.
+func (w *walk) field(fv *types.Var) bool {
+	if w.mode == Owned && fv != nil && (fv.Exported() || fv.Pkg() != w.f.pkg.Pkg) {
+		return false
+	}
+	return w.stored(fv)
+}
+
 // stored follows the values the package stores into key, as the walk's mode says.
 func (w *walk) stored(key any) bool {
 	if key == nil || key == (*types.Var)(nil) {
 		return false
 	}
 	vs := w.f.storedTo(key)
-	if w.mode == Strict {
+	if w.mode != Lenient {
 		return w.all(vs)
 	}
 	any := false

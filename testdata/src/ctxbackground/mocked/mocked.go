@@ -42,7 +42,8 @@ type Server struct {
 	prunes repodb.Pruner
 }
 
-func NewServer(s repodb.Store) *Server { return &Server{store: s, src: memory{}} }
+// NewServer takes its source from the caller: which implementation it holds is out of sight.
+func NewServer(s repodb.Store, src source) *Server { return &Server{store: s, src: src} }
 
 // cached reads through the store's in-memory index: silent.
 func (s *Server) cached(id string) (*repodb.Item, error) {
@@ -50,12 +51,12 @@ func (s *Server) cached(id string) (*repodb.Item, error) {
 }
 
 // remote asks the store's backend with a root.
-func (s *Server) remote(id string) (*repodb.Item, error) { // want remote:"drops ctx: context.TODO\\(\\) at .*/mocked.go:54"
+func (s *Server) remote(id string) (*repodb.Item, error) { // want remote:"drops ctx: context.TODO\\(\\) at .*/mocked.go:55"
 	return s.store.Fetch(context.TODO(), id)
 }
 
 // loaded goes through an interface with a second implementation that waits on its ctx.
-func (s *Server) loaded(id string) (string, error) { // want loaded:"drops ctx: context.Background\\(\\) at .*/mocked.go:59"
+func (s *Server) loaded(id string) (string, error) { // want loaded:"drops ctx: context.Background\\(\\) at .*/mocked.go:60"
 	return s.src.Load(context.Background(), id)
 }
 

@@ -41,8 +41,9 @@ type Server struct {
 	src   source
 }
 
-func NewServer(s repodb.Store) *Server {
-	return &Server{store: s, src: memory{}}
+// NewServer takes its source from the caller: which implementation it holds is out of sight.
+func NewServer(s repodb.Store, src source) *Server {
+	return &Server{store: s, src: src}
 }
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {

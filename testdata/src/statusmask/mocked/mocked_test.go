@@ -9,6 +9,6 @@ import (
 
 // The test variant of the package sees the generated mocks of repodb.Store.
 func TestGetItem(t *testing.T) {
-	_ = NewServer(&mocks.Store{})
-	_ = NewServer(mocks.NewMockStore(&gomock.Controller{}))
+	_ = NewServer(&mocks.Store{}, memory{})
+	_ = NewServer(mocks.NewMockStore(&gomock.Controller{}), waiting{})
 }
