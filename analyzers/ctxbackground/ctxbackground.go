@@ -85,10 +85,29 @@ func run(pass *analysis.Pass) (any, error) {
 			if res.OnlyLeaves(call) || res.OnlyInspects(call) {
 				continue // it only carries values (a log line's, a metric record's), is handed to functions that never look at it, or is only asked whether it is done
 			}
+			if res.OnlyInitializes(call) {
+				continue // handed only to work done on the first use of shared state (an ID read once and kept): initialisation for every later caller
+			}
+			if idleOnly(reached[call]) {
+				continue // an object's idle ctx, reset through the same setter after its work (a pooled applier going back to its pool)
+			}
 			rep.Report(diagnostic(pass, res, sc, call, reached[call]))
 		}
 	}
 	return nil, nil
+}
+
+// idleOnly reports whether every sink is a ctx setter handed an object's idle ctx, with nothing
+// done with the object after it but keeping it (ctxorigin.IdleReset):
+// a.SetContext(context.Background()) after a.SetContext(ctx) and the work, before a goes back
+// to its pool. The ctx set before its next work decides. No sinks is not "only".
+func idleOnly(sinks []ctxorigin.Sink) bool {
+	for _, s := range sinks {
+		if !ctxorigin.IdleReset(s) {
+			return false
+		}
+	}
+	return len(sinks) > 0
 }
 
 // tiedToRequest reports whether the root call is used only as the parent of a

@@ -42,8 +42,10 @@
 // request that triggered it was cancelled; nor is work in the handler's branch on a field of
 // the server that the handler then sets (if s.toolVersion == "" { s.toolVersion = tool.Version() }).
 // Nor is the root a documented helper returns after detaching the request's ctx by hand (it
-// only reads values from the ctx it is given and returns them on a fresh root, wrapped only in
-// context.WithValue): context.WithoutCancel written out, its doc comment the reason.
+// only reads values from the ctx it is given — itself, or through functions of the module that
+// only read them — and returns them on a fresh root, wrapped only in context.WithValue, the
+// metadata and trace wrappers, or functions of the module that only add values):
+// context.WithoutCancel written out, its doc comment the reason.
 //
 // Real services rarely call Background in the handler itself: they call a helper, a
 // repository or a client wrapper that does. Through facts, a function that runs ctx-taking
@@ -104,7 +106,14 @@
 // results, such as a loop over a failed Recv) returns — every way on ending, not polling in a
 // loop with no way out — nor a helper called only in such a
 // branch of the handler (an undo before it returns the error); a failure the function goes on
-// from, or swallows, is not a way out.
+// from, or swallows, is not a way out. Nor is a root the handler writes and hands only to
+// work of the kinds the chain stops at: a method that works with its ctx only on the first use
+// of state it keeps (s.store.ID(context.Background()), a static call, or an interface call
+// whose every possible value is in sight), a ctx setter as the object's idle ctx (the reset
+// before a pooled object goes back), or a child cancelled by a goroutine that selects on the
+// request's ctx.Done() — calling cancel in that case — and otherwise only on another ctx's
+// Done() or a channel the handler closes by a defer as it returns (the AfterFunc idiom written
+// out).
 //
 // A helper — in any package of the module —
 // that returns a root context which the handler then works with (ctxutil.NewRoot(),

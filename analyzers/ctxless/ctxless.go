@@ -89,7 +89,7 @@ func (c *checker) adviceFor(fn *types.Func) *advice {
 	}
 	adv := lookupKnown(fn)
 	if adv == nil {
-		if twin, exact := genericTwin(fn, c.res.InterfaceNoWork); twin != nil {
+		if twin, exact := genericTwin(fn, c.twinNoWork); twin != nil {
 			a := twinOf(twin.Name(), "", twin.Name(), "")
 			if !exact {
 				a.edit = nil // its callback takes a ctx too: no mechanical rewrite
@@ -99,6 +99,14 @@ func (c *checker) adviceFor(fn *types.Func) *advice {
 	}
 	c.advice[fn] = adv
 	return adv
+}
+
+// twinNoWork reports whether twin, the ctx-taking variant of a method, does no work with its
+// ctx: an interface's method every implementation of which only reads values from it
+// (InterfaceNoWork), or a method that refers to its ctx only to carry values (a lookup that logs
+// its miss with the caller's trace).
+func (c *checker) twinNoWork(twin *types.Func) bool {
+	return c.res.InterfaceNoWork(twin) || c.res.FuncCarriesOnly(twin)
 }
 
 // ctxAddedLater reports whether call is http.NewRequest whose request is given a ctx with

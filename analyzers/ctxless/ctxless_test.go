@@ -20,7 +20,7 @@ func testdata(t *testing.T) string {
 }
 
 func TestCtxLess(t *testing.T) {
-	analysistest.Run(t, testdata(t), ctxless.Analyzer, "ctxless/sqlsvc", "ctxless/netsvc", "ctxless/evil", "ctxless/sleeps", "ctxless/logging", "ctxless/switchedoff")
+	analysistest.Run(t, testdata(t), ctxless.Analyzer, "ctxless/sqlsvc", "ctxless/netsvc", "ctxless/evil", "ctxless/sleeps", "ctxless/logging", "ctxless/switchedoff", "ctxless/concretetwin")
 }
 
 func TestSuggestedFixes(t *testing.T) {

@@ -24,9 +24,10 @@
 //     stops at its next turn;
 //   - any method M whose receiver also has MContext taking a ctx followed by M's parameters
 //     and returning M's results: drivers, clients and the module's own APIs alike — unless
-//     MContext only reads values from its ctx (slog's InfoContext; for an interface, every
-//     implementation in sight does so or never refers to it: a logger interface's
-//     DebugContext attaching the trace).
+//     MContext only reads values from its ctx (slog's InfoContext; a method of the module that
+//     refers to its ctx only to log or read values, by its body or its fact: a lookup logging
+//     its miss with the caller's trace; for an interface, every implementation in sight does
+//     so or never refers to it: a logger interface's DebugContext attaching the trace).
 //
 // For example:
 //

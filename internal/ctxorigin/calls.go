@@ -188,7 +188,7 @@ func (r *Resolver) known(k *api, call *ssa.Call, idx int) Set {
 	}
 	switch k.effect {
 	case makesRoot:
-		if HandDetached(call) {
+		if r.HandDetached(call) {
 			return Set{{Kind: Detached, Call: call, Pos: call.Pos()}}
 		}
 		return Set{{Kind: Root, Call: call, Pos: call.Pos()}}

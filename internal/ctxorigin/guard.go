@@ -861,8 +861,13 @@ func loadedField(v ssa.Value) *ssa.FieldAddr {
 // the same field of the same base (i.state.dbs: the base of dbs is &i.state, taken twice).
 // serverState reports whether the address v is reached, through fields and loads, from the
 // receiver of fn or from a package-level variable.
+// ServerState reports whether v, in fn, is the server's own state: reached through fields
+// from fn's receiver or from a package-level variable (s.store, registry.byName), state every
+// request shares, not an object the request made or loaded.
+func ServerState(v ssa.Value, fn *ssa.Function) bool { return serverState(v, fn) }
+
 func serverState(v ssa.Value, fn *ssa.Function) bool {
-	for {
+	for range 32 { // a path of fields, loads and cells; bounded against a cell holding its own load
 		switch x := v.(type) {
 		case *ssa.FieldAddr:
 			v = x.X
@@ -875,10 +880,18 @@ func serverState(v ssa.Value, fn *ssa.Function) bool {
 			return true
 		case *ssa.Parameter:
 			return fn.Signature.Recv() != nil && len(fn.Params) > 0 && x == fn.Params[0]
+		case *ssa.Alloc:
+			// The receiver spilled to a cell, as a literal of the function captures it.
+			stores := valueflow.LocalStores(x)
+			if len(stores) != 1 || x.Parent() != fn {
+				return false
+			}
+			v = stores[0]
 		default:
 			return false
 		}
 	}
+	return false
 }
 
 func sameBase(x, y ssa.Value) bool {
@@ -1343,6 +1356,9 @@ func cancelsAfterDone(mc *ssa.MakeClosure, v ssa.Value) ssa.Value {
 	var tied ssa.Value
 	for _, c := range boundCalls(mc, v) {
 		x := capturedValue(mc, doneCtxBefore(c))
+		if x == nil {
+			x = capturedValue(mc, doneSelected(mc, c, childOf(v)))
+		}
 		if x == nil || tied != nil && tied != x {
 			return nil
 		}
@@ -1376,6 +1392,122 @@ func capturedValue(mc *ssa.MakeClosure, v ssa.Value) ssa.Value {
 		return stores[0]
 	}
 	return nil // set more than once, or elsewhere: which ctx is waited on is not known
+}
+
+// doneSelected returns the ctx whose Done channel a blocking select of the literal mc waits
+// on, when instr runs only in that case's branch and every other case receives from a channel
+// that is ready only once the work is over: the Done() of child, the ctx the cancel instr calls
+// ends, or a channel the literal's maker makes and closes by a defer as it returns, which
+// nothing else sends on, closes or captures —
+//
+//	done := make(chan struct{})
+//	defer close(done)
+//	go func() {
+//		select {
+//		case <-ctx.Done():
+//			cancel()
+//		case <-done:
+//		}
+//	}()
+//
+// the idiom context.AfterFunc(ctx, cancel) with its deferred stop written out: either the ctx
+// is done and cancel runs, or the child is already done, or the maker has returned. nil
+// otherwise.
+func doneSelected(mc *ssa.MakeClosure, instr ssa.Instruction, child ssa.Value) ssa.Value {
+	b := instr.Block()
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		sel, k, succ := SelectCase(d)
+		if sel == nil || !sel.Blocking || len(succ.Preds) != 1 || !succ.Dominates(b) || !isDoneChan(sel.States[k].Chan) {
+			continue
+		}
+		for j, st := range sel.States {
+			if j == k {
+				continue
+			}
+			if st.Dir != types.RecvOnly {
+				return nil
+			}
+			if isDoneChan(st.Chan) {
+				if child == nil || capturedValue(mc, doneCtx(st.Chan)) != child {
+					return nil // another ctx's end may come first: the watch would be over
+				}
+			} else if !closedOnReturn(capturedValue(mc, st.Chan), mc) {
+				return nil
+			}
+		}
+		return doneCtx(sel.States[k].Chan)
+	}
+	return nil
+}
+
+// closedOnReturn reports whether ch is a channel made by make and closed by a deferred
+// close(ch) in the function that makes it — directly, or through the one variable it is stored
+// in — and used there for nothing else but being captured by the literal mc: ready once that
+// function returns, and not before.
+func closedOnReturn(ch ssa.Value, mc *ssa.MakeClosure) bool {
+	mk, ok := ch.(*ssa.MakeChan)
+	if !ok {
+		return false
+	}
+	closed := false
+	var uses func(v ssa.Value, depth int) bool
+	uses = func(v ssa.Value, depth int) bool {
+		if depth > 2 {
+			return false
+		}
+		for _, ref := range *v.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.DebugRef:
+			case *ssa.Defer:
+				if bi, ok := ref.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "close" {
+					return false
+				}
+				closed = true
+			case *ssa.MakeClosure:
+				if ref != mc {
+					return false
+				}
+			case *ssa.Store:
+				if ref.Addr == v {
+					continue // the variable's one value, stored (capturedValue checked it is one)
+				}
+				cell, ok := ref.Addr.(*ssa.Alloc)
+				if !ok || ref.Val != v || !uses(cell, depth+1) {
+					return false
+				}
+			case *ssa.UnOp:
+				if ref.Op != token.MUL || !uses(ref, depth+1) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return uses(mk, 0) && closed
+}
+
+// childOf returns the ctx that the cancel function v (the second result of a WithCancel, or
+// the variable holding it) ends: the call's first result; nil when it is not known.
+func childOf(v ssa.Value) ssa.Value {
+	if cell, ok := v.(*ssa.Alloc); ok {
+		stores := valueflow.LocalStores(cell)
+		if len(stores) != 1 {
+			return nil
+		}
+		v = stores[0]
+	}
+	ext, ok := v.(*ssa.Extract)
+	if !ok {
+		return nil
+	}
+	for _, ref := range *ext.Tuple.Referrers() {
+		if e, ok := ref.(*ssa.Extract); ok && e.Index == 0 {
+			return e
+		}
+	}
+	return nil
 }
 
 // doneCtxBefore returns the ctx whose Done channel instr's function waits on before instr,

@@ -40,6 +40,12 @@ type Resolver struct {
 	Implementations func(*ssa.CallCommon) []Impl
 	// Flow, if set, is the package's value flow: where a container's elements are stored.
 	Flow *valueflow.Flow
+	// ReadsParam, if set, reports whether fn, a function of another package, only reads
+	// values from its parameter k (the receiver first), by its fact.
+	ReadsParam func(fn *types.Func, k int) bool
+	// WrapsParam, if set, reports whether fn, a function of another package, only adds values
+	// to its ctx parameter k and returns it, by its fact.
+	WrapsParam func(fn *types.Func, k int) bool
 }
 
 // Impl is one method an interface call may invoke.

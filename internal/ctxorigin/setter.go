@@ -46,6 +46,118 @@ func IdleCtx(s Sink) bool {
 	return false
 }
 
+// IdleReset reports whether the sink s is the reset IdleCtx sees — the object's ctx set through
+// the same setter before it, in the function — with nothing working with the object after it:
+// on every way on, the object is only kept (sent on a channel, stored, returned, put back into
+// a sync.Pool) or left; and the setter, a method of the package, only stores the ctx it is
+// given. r.SetContext(ctx); r.Run(); r.SetContext(context.Background()); s.pool <- r: the root
+// is the ctx r idles with, and the ctx set before its next run decides.
+func IdleReset(s Sink) bool {
+	common := s.Instr.Common()
+	fn := Callee(common)
+	if !isCtxSetter(fn) || !onlyStoresCtx(s.Instr.Parent().Prog.FuncValue(fn)) {
+		return false
+	}
+	x := receiverOf(common, fn)
+	if x == nil || !setBefore(s.Instr, fn, x) {
+		return false
+	}
+	for _, instr := range after(s.Instr) {
+		for _, op := range instr.Operands(nil) {
+			if *op != nil && sameObject(*op, x) && !keeps(instr, *op) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// setBefore reports whether instr's function sets x's ctx through the setter fn before instr.
+func setBefore(instr ssa.CallInstruction, fn *types.Func, x ssa.Value) bool {
+	for d := instr.Block(); d != nil; d = d.Idom() {
+		for _, i := range d.Instrs {
+			if i == instr {
+				break
+			}
+			c, ok := i.(ssa.CallInstruction)
+			if ok && Callee(c.Common()) == fn && sameObject(receiverOf(c.Common(), fn), x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// onlyStoresCtx reports whether the setter fn, with its body in sight, uses its ctx parameter
+// only to store it.
+func onlyStoresCtx(fn *ssa.Function) bool {
+	if fn == nil || fn.Blocks == nil || len(fn.Params) != 2 {
+		return false
+	}
+	for _, ref := range *fn.Params[1].Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			if ref.Val != fn.Params[1] {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// after returns the instructions that may run after instr in its function: the rest of its
+// block and every block reachable from it.
+func after(instr ssa.Instruction) []ssa.Instruction {
+	b := instr.Block()
+	var out []ssa.Instruction
+	seen := false
+	for _, i := range b.Instrs {
+		if seen {
+			out = append(out, i)
+		}
+		seen = seen || i == instr
+	}
+	visited := map[*ssa.BasicBlock]bool{}
+	queue := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		if visited[x] {
+			continue
+		}
+		visited[x] = true
+		out = append(out, x.Instrs...)
+		queue = append(queue, x.Succs...)
+	}
+	return out
+}
+
+// keeps reports whether instr, using v, only keeps it: sends it, stores it, returns it, puts it
+// back into a sync.Pool (also as the interface value the Put takes), or is a debug reference.
+func keeps(instr ssa.Instruction, v ssa.Value) bool {
+	switch i := instr.(type) {
+	case *ssa.DebugRef, *ssa.Return:
+		return true
+	case *ssa.Send:
+		return i.X == v
+	case *ssa.Store:
+		return i.Val == v
+	case *ssa.MakeInterface:
+		for _, ref := range *i.Referrers() {
+			if !keeps(ref, i) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Call:
+		return typesutil.IsMethod(Callee(i.Common()), "sync", "Pool", "Put")
+	}
+	return false
+}
+
 // isCtxSetter reports whether fn is a method taking only a ctx and returning nothing.
 func isCtxSetter(fn *types.Func) bool {
 	if fn == nil {

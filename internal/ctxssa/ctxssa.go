@@ -38,7 +38,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "build SSA, request scopes and ctx origins for deadlinelint's rules",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams), new(readsParams), new(startsCtx), new(dialsOnly), new(initsOnly), new(unusedParams)},
+	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams), new(readsParams), new(startsCtx), new(dialsOnly), new(initsOnly), new(unusedParams), new(wrapsParams)},
 }
 
 // runsParams is the fact of a function or method that runs some of its func-typed
@@ -257,8 +257,48 @@ func run(pass *analysis.Pass) (any, error) {
 		res.starts = exportStarts(pass)
 		exportSemanticIgnoring(pass, res, res.SSA())
 		exportRuns(pass, res, res.SSA())
+		exportWraps(pass, res.SSA())
 	}
 	return res, nil
+}
+
+// wrapsParams is the fact of an exported function returning a ctx that only adds values to
+// some of its ctx parameters (ctxorigin.Resolver.OnlyWraps): WithTrace(ctx, id) returning
+// context.WithValue(ctx, traceKey{}, id). Params are indices among the SSA parameters,
+// receiver first.
+type wrapsParams struct{ Params []int }
+
+// AFact marks wrapsParams as an analysis fact.
+func (*wrapsParams) AFact() {}
+
+func (f *wrapsParams) String() string { return fmt.Sprintf("wraps params %v", f.Params) }
+
+// exportWraps exports a wrapsParams fact for each exported function of the package that only
+// adds values to one of its ctx parameters and returns it: a helper detaching a ctx by hand in
+// another package may wrap its root in it (ctxorigin.Resolver.HandDetached).
+func exportWraps(pass *analysis.Pass, info *Info) {
+	for _, fn := range info.Funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || !obj.Exported() || obj.Pkg() != pass.Pkg || !typesutil.ReturnsContext(fn.Signature) {
+			continue
+		}
+		var f wrapsParams
+		for i, p := range fn.Params {
+			if typesutil.IsContext(p.Type()) && info.Origins.OnlyWraps(fn, i) {
+				f.Params = append(f.Params, i)
+			}
+		}
+		if len(f.Params) > 0 {
+			pass.ExportObjectFact(obj, &f)
+		}
+	}
+}
+
+// wrapsParam reports whether fn, a function of another package, only adds values to its ctx
+// parameter k and returns it, by its fact.
+func wrapsParam(pass *analysis.Pass, fn *types.Func, k int) bool {
+	var f wrapsParams
+	return pass.ImportObjectFact(fn.Origin(), &f) && slices.Contains(f.Params, k)
 }
 
 // exportRuns exports a runsParams fact for each exported function and method of the package
@@ -1101,6 +1141,8 @@ func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types
 	imported := func(fn *types.Func) *ctxorigin.Returned { return returned[fn] }
 	origins := ctxorigin.New(scopes, imported)
 	origins.Flow = valueflow.New(pkg, funcs)
+	origins.ReadsParam = func(fn *types.Func, k int) bool { return readsParam(pass, fn, k) }
+	origins.WrapsParam = func(fn *types.Func, k int) bool { return wrapsParam(pass, fn, k) }
 	targets := callees.New(pkg, funcs, owned, ts)
 	origins.Implementations = func(common *ssa.CallCommon) []ctxorigin.Impl {
 		var out []ctxorigin.Impl

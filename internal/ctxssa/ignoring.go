@@ -156,6 +156,16 @@ func (*readsParams) AFact() {}
 
 func (f *readsParams) String() string { return fmt.Sprintf("reads params %v", f.Params) }
 
+// readsParam reports whether fn, a function of another package, only reads values from its
+// ctx parameter k (the receiver first), by its fact: readsParams naming k, or ignoresCtx saying
+// that it only carries its ctx's values.
+func readsParam(pass *analysis.Pass, fn *types.Func, k int) bool {
+	var reads readsParams
+	var ignores ignoresCtx
+	return pass.ImportObjectFact(fn.Origin(), &reads) && slices.Contains(reads.Params, k) ||
+		pass.ImportObjectFact(fn.Origin(), &ignores) && ignores.Reads
+}
+
 // paramNoWork reports whether callee, called statically with the ctx as argument k (receiver
 // first), only reads values from that parameter — or, in the leaves mode, never refers to it:
 // from its body in this package, from its readsParams or ignoresCtx fact in another. What the
@@ -226,6 +236,16 @@ func (r *Result) OnlyInspects(v ssa.Value) bool {
 	defer r.igMu.Unlock()
 	ig := r.ignorer()
 	return ig.in(inspects, func() bool { return ig.noWork(v, 0) })
+}
+
+// FuncCarriesOnly reports whether fn, a function with a body, refers to its ctx only to carry
+// values (the carries mode): by its body in this package, by its fact in another.
+// LookupContext(ctx, addr), which logs a miss with the ctx, loses no deadline beside Lookup(addr).
+func (r *Result) FuncCarriesOnly(fn *types.Func) bool {
+	r.igMu.Lock()
+	defer r.igMu.Unlock()
+	ig := r.ignorer()
+	return ig.in(carries, func() bool { return ig.calleeNoWork(nil, fn) })
 }
 
 // InterfaceNoWork reports whether m, a method of an interface, does no work with its ctx
@@ -313,6 +333,75 @@ func (*initsOnly) String() string { return "initialises only" }
 // every call), or only on the first use of the state (ctxorigin.FirstUseOnly: in the branch of the test, or past its return).
 func initOnly(call ssa.CallInstruction) bool {
 	return ctxorigin.InSharedOnce(call.Parent()) || ctxorigin.FirstUseOnly(call)
+}
+
+// initOnly is initOnly for the walker. For a call in a request scope (a handler, or a literal
+// made in one), the first use must be of the server's own state, and the call in the branch of
+// its test (ctxorigin.FirstUseOfServer): a field of the request's own objects (a record the
+// handler loaded, checked and then updated) is no first use of anything.
+func (ig *ignoring) initOnly(call ssa.CallInstruction) bool {
+	if ig.res.info.Scopes.IsScope(call.Parent()) {
+		return ctxorigin.InSharedOnce(call.Parent()) || ctxorigin.FirstUseOfServer(call)
+	}
+	return initOnly(call)
+}
+
+// OnlyInitializes reports whether the ctx value v, made in a request scope of this package, is
+// only handed to calls that do no work with it (the leaves mode, as OnlyLeaves) or whose work
+// with it is at most initialisation of state the server keeps: a method called on the
+// server's own state (ctxorigin.ServerState: s.store, a package variable) that works with its
+// ctx only on the first use of state it keeps (callNoWork in the initializes mode),
+// s.store.ID(context.Background()) where ID queries once and keeps the ID in an atomic field.
+// An interface call counts only when every value its receiver may hold is in sight; a call
+// through a function value is not judged. An object the request makes (a record it loaded) is
+// no shared state: its first use is the request's work. A root used so bounds what every later
+// caller shares, built once for whoever came first: no caller's deadline is lost.
+func (r *Result) OnlyInitializes(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	r.igMu.Lock()
+	defer r.igMu.Unlock()
+	ig := r.ignorer()
+	handed := false
+	for _, ref := range *refs {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Call:
+			common := ref.Common()
+			if common.Value == v {
+				return false
+			}
+			handed = true
+			if ig.in(leaves, func() bool { return ig.callNoWork(ref, v, 0) }) {
+				continue
+			}
+			recv := receiverArg(common)
+			if recv == nil || !ctxorigin.ServerState(recv, ref.Parent()) || typesutil.ReturnsContext(common.Signature()) ||
+				common.IsInvoke() && ig.resolver().Dynamic(common) == nil ||
+				!ig.in(initializes, func() bool { return ig.callNoWork(ref, v, 0) }) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return handed
+}
+
+// receiverArg returns the receiver a method call is made on: the interface value of an
+// invoke, the first argument of a static call of a method; nil for other calls (a function, a
+// function value, a method value whose receiver is bound).
+func receiverArg(common *ssa.CallCommon) ssa.Value {
+	if common.IsInvoke() {
+		return common.Value
+	}
+	fn, ok := common.Value.(*ssa.Function)
+	if !ok || fn.Signature.Recv() == nil || len(common.Args) == 0 {
+		return nil
+	}
+	return common.Args[0]
 }
 
 // CallInitializesOnly reports whether the call's work with the ctx it is given is at most
@@ -427,7 +516,7 @@ func (ig *ignoring) noWork(v ssa.Value, depth int) bool {
 		return true
 	}
 	for _, ref := range *refs {
-		if call, ok := ref.(ssa.CallInstruction); ok && ig.mode == initializes && initOnly(call) {
+		if call, ok := ref.(ssa.CallInstruction); ok && ig.mode == initializes && ig.initOnly(call) {
 			continue
 		}
 		switch ref := ref.(type) {
