@@ -4,7 +4,9 @@
 Markers: `// BUG: rule` on the line of the expected report; `// ^BUG: rule`
 on the line below it (for detach cases where a trailing comment would count as
 the reason). `ALSO: rule` on a BUG line: an extra finding of that rule is
-accepted but not required. `// OK?` lines: debatable, reported separately.
+accepted but not required. A reason may follow a marker after a dash, a semicolon or a
+parenthesis (`// BUG: ctxflow — the watcher uses s.ctx`). `// OK?` lines: debatable, reported
+separately.
 
 A key judges the rules it was written for: those a file RULES at the corpus root lists (one
 per line), or the first five rules. Findings of other rules are counted, not judged: a key
@@ -61,7 +63,7 @@ for dp, dn, fn in os.walk(root):
             continue
         p = os.path.relpath(os.path.join(dp, f), root)
         for i, l in enumerate(open(os.path.join(dp, f)), 1):
-            m = re.search(r'//\s*(\^?)BUG:\s*([a-z ,]+?)(?:\s+ALSO:\s*([a-z ,]+))?\s*$', l)
+            m = re.search(r'//\s*(\^?)BUG:\s*([a-z ,]+?)(?:\s+ALSO:\s*([a-z ,]+))?\s*(?:[—;(-].*)?$', l)
             if m:
                 line = i - 1 if m.group(1) else i
                 exp.setdefault((p, line), set()).update(r for r in re.split(r'[ ,]+', m.group(2)) if r)
