@@ -862,11 +862,17 @@ func loadedField(v ssa.Value) *ssa.FieldAddr {
 // serverState reports whether the address v is reached, through fields and loads, from the
 // receiver of fn or from a package-level variable.
 // ServerState reports whether v, in fn, is the server's own state: reached through fields
-// from fn's receiver or from a package-level variable (s.store, registry.byName), state every
-// request shares, not an object the request made or loaded.
-func ServerState(v ssa.Value, fn *ssa.Function) bool { return serverState(v, fn) }
+// from fn's receiver (also as a cell a literal of fn captures it by) or from a package-level
+// variable (s.store, registry.byName), state every request shares, not an object the request
+// made or loaded.
+func ServerState(v ssa.Value, fn *ssa.Function) bool { return serverStateIn(v, fn, true) }
 
-func serverState(v ssa.Value, fn *ssa.Function) bool {
+// serverState is ServerState for FirstUseOfServer, without the receiver's cell: a guard on a
+// field it then sets is not always a first use (if s.state == canceled { return }; s.state =
+// running runs on every call), and the test stays as narrow as it was measured.
+func serverState(v ssa.Value, fn *ssa.Function) bool { return serverStateIn(v, fn, false) }
+
+func serverStateIn(v ssa.Value, fn *ssa.Function, cells bool) bool {
 	for range 32 { // a path of fields, loads and cells; bounded against a cell holding its own load
 		switch x := v.(type) {
 		case *ssa.FieldAddr:
@@ -883,7 +889,7 @@ func serverState(v ssa.Value, fn *ssa.Function) bool {
 		case *ssa.Alloc:
 			// The receiver spilled to a cell, as a literal of the function captures it.
 			stores := valueflow.LocalStores(x)
-			if len(stores) != 1 || x.Parent() != fn {
+			if !cells || len(stores) != 1 || x.Parent() != fn {
 				return false
 			}
 			v = stores[0]

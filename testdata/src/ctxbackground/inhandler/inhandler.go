@@ -93,6 +93,7 @@ type Server struct {
 	peers   namer // set by whoever builds the server
 	runners chan *runner
 	db      *sql.DB
+	state   int // 1 running, 2 canceled
 }
 
 // New builds a server; m is nil on a single node.
@@ -265,5 +266,14 @@ func (s *Server) Chat(stream catalogpb.Catalog_ChatServer) error {
 	if err != nil {
 		return err
 	}
-	return stream.Send(&catalogpb.ChatMessage{Text: id})
+	// A state check, not a first use: the count below runs on every call but a canceled one.
+	if s.state == 2 {
+		return nil
+	}
+	s.state = 1
+	n, err := s.reg.Count(context.Background()) // want `context\.Background\(\) in handler Server\.Chat drops the caller's deadline and cancellation; pass stream\.Context\(\)`
+	if err != nil {
+		return err
+	}
+	return stream.Send(&catalogpb.ChatMessage{Text: id, From: string(rune(n))})
 }
