@@ -44,7 +44,8 @@
 // Nor is the root a documented helper returns after detaching the request's ctx by hand (it
 // only reads values from the ctx it is given — itself, or through functions of the module that
 // only read them — and returns them on a fresh root, wrapped only in context.WithValue, the
-// metadata and trace wrappers, or functions of the module that only add values):
+// incoming-metadata and trace wrappers, or functions of the module that only add values; never
+// in outgoing metadata, carried to an RPC the request waits on):
 // context.WithoutCancel written out, its doc comment the reason.
 //
 // Real services rarely call Background in the handler itself: they call a helper, a
@@ -107,13 +108,14 @@
 // loop with no way out — nor a helper called only in such a
 // branch of the handler (an undo before it returns the error); a failure the function goes on
 // from, or swallows, is not a way out. Nor is a root the handler writes and hands only to
-// work of the kinds the chain stops at: a method that works with its ctx only on the first use
-// of state it keeps (s.store.ID(context.Background()), a static call, or an interface call
-// whose every possible value is in sight), a ctx setter as the object's idle ctx (the reset
-// before a pooled object goes back), or a child cancelled by a goroutine that selects on the
-// request's ctx.Done() — calling cancel in that case — and otherwise only on another ctx's
-// Done() or a channel the handler closes by a defer as it returns (the AfterFunc idiom written
-// out).
+// work of the kinds the chain stops at: a method of the server's own state that works with its
+// ctx only on the first use of state it keeps (s.store.ID(context.Background()), a static call,
+// or an interface call whose every possible value is in sight; not an object the request made),
+// a ctx setter that only stores it, as the object's idle ctx (the reset before a pooled object
+// goes back, nothing done with it after), or a child cancelled by a goroutine that selects on
+// the request's ctx.Done() — calling cancel in that case — and otherwise only on the child's own
+// Done() or a channel the handler closes by a defer as it returns and nothing else touches (the
+// AfterFunc idiom written out).
 //
 // A helper — in any package of the module —
 // that returns a root context which the handler then works with (ctxutil.NewRoot(),
