@@ -856,11 +856,6 @@ func loadedField(v ssa.Value) *ssa.FieldAddr {
 	return nil
 }
 
-// sameBase reports whether x and y are the same struct pointer: the same value, loads of the
-// same local variable (a receiver spilled because a closure captures it), or the address of
-// the same field of the same base (i.state.dbs: the base of dbs is &i.state, taken twice).
-// serverState reports whether the address v is reached, through fields and loads, from the
-// receiver of fn or from a package-level variable.
 // ServerState reports whether v, in fn, is the server's own state: reached through fields
 // from fn's receiver (also as a cell a literal of fn captures it by) or from a package-level
 // variable (s.store, registry.byName), state every request shares, not an object the request
@@ -900,6 +895,9 @@ func serverStateIn(v ssa.Value, fn *ssa.Function, cells bool) bool {
 	return false
 }
 
+// sameBase reports whether x and y are the same struct pointer: the same value, loads of the
+// same local variable (a receiver spilled because a closure captures it), or the address of
+// the same field of the same base (i.state.dbs: the base of dbs is &i.state, taken twice).
 func sameBase(x, y ssa.Value) bool {
 	if x == y {
 		return true

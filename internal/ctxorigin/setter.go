@@ -3,6 +3,7 @@ package ctxorigin
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -29,21 +30,7 @@ func IdleCtx(s Sink) bool {
 	if x == nil {
 		return false
 	}
-	if made(x, s.Instr.Parent()) && Kept(x) {
-		return true
-	}
-	for d := s.Instr.Block(); d != nil; d = d.Idom() {
-		for _, instr := range d.Instrs {
-			if instr == s.Instr {
-				break
-			}
-			c, ok := instr.(ssa.CallInstruction)
-			if ok && Callee(c.Common()) == fn && sameObject(receiverOf(c.Common(), fn), x) {
-				return true
-			}
-		}
-	}
-	return false
+	return made(x, s.Instr.Parent()) && Kept(x) || setBefore(s.Instr, fn, x)
 }
 
 // IdleReset reports whether the sink s is the reset IdleCtx sees — the object's ctx set through
@@ -109,28 +96,15 @@ func onlyStoresCtx(fn *ssa.Function) bool {
 }
 
 // after returns the instructions that may run after instr in its function: the rest of its
-// block and every block reachable from it.
+// block and those of every block reachable from it (Reaches).
 func after(instr ssa.Instruction) []ssa.Instruction {
 	b := instr.Block()
-	var out []ssa.Instruction
-	seen := false
-	for _, i := range b.Instrs {
-		if seen {
-			out = append(out, i)
+	i := slices.Index(b.Instrs, instr)
+	out := slices.Clone(b.Instrs[i+1:])
+	for _, x := range b.Parent().Blocks {
+		if Reaches(b, x) {
+			out = append(out, x.Instrs...)
 		}
-		seen = seen || i == instr
-	}
-	visited := map[*ssa.BasicBlock]bool{}
-	queue := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(queue) > 0 {
-		x := queue[0]
-		queue = queue[1:]
-		if visited[x] {
-			continue
-		}
-		visited[x] = true
-		out = append(out, x.Instrs...)
-		queue = append(queue, x.Succs...)
 	}
 	return out
 }
@@ -165,6 +139,16 @@ func isCtxSetter(fn *types.Func) bool {
 	}
 	sig := fn.Signature()
 	return sig.Recv() != nil && sig.Params().Len() == 1 && typesutil.IsContext(sig.Params().At(0).Type()) && sig.Results().Len() == 0
+}
+
+// ReceiverOf returns the receiver a call is made on (receiverOf, for its callee): the
+// interface value of an invoke, the first argument of a static method call; nil otherwise.
+func ReceiverOf(common *ssa.CallCommon) ssa.Value {
+	fn := Callee(common)
+	if fn == nil {
+		return nil
+	}
+	return receiverOf(common, fn)
 }
 
 // receiverOf returns the receiver of a call of the method fn: the interface value of an invoke,

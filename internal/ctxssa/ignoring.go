@@ -160,10 +160,14 @@ func (f *readsParams) String() string { return fmt.Sprintf("reads params %v", f.
 // ctx parameter k (the receiver first), by its fact: readsParams naming k, or ignoresCtx saying
 // that it only carries its ctx's values.
 func readsParam(pass *analysis.Pass, fn *types.Func, k int) bool {
-	var reads readsParams
 	var ignores ignoresCtx
-	return pass.ImportObjectFact(fn.Origin(), &reads) && slices.Contains(reads.Params, k) ||
-		pass.ImportObjectFact(fn.Origin(), &ignores) && ignores.Reads
+	return readsParamFact(pass, fn, k) || pass.ImportObjectFact(fn.Origin(), &ignores) && ignores.Reads
+}
+
+// readsParamFact reports whether fn's readsParams fact names its parameter k.
+func readsParamFact(pass *analysis.Pass, fn *types.Func, k int) bool {
+	var reads readsParams
+	return pass.ImportObjectFact(fn.Origin(), &reads) && slices.Contains(reads.Params, k)
 }
 
 // paramNoWork reports whether callee, called statically with the ctx as argument k (receiver
@@ -184,9 +188,8 @@ func (ig *ignoring) paramNoWork(callee *types.Func, k, depth int) bool {
 		}
 		return ig.in(carries, func() bool { return ig.noWork(fn.Params[k], depth+1) })
 	}
-	var reads readsParams
 	var ignores ignoresCtx
-	return ig.pass.ImportObjectFact(callee.Origin(), &reads) && slices.Contains(reads.Params, k) ||
+	return readsParamFact(ig.pass, callee, k) ||
 		ig.mode == leaves && ig.pass.ImportObjectFact(callee.Origin(), &ignores) && ignores.Unreferred
 }
 
@@ -377,7 +380,7 @@ func (r *Result) OnlyInitializes(v ssa.Value) bool {
 			if ig.in(leaves, func() bool { return ig.callNoWork(ref, v, 0) }) {
 				continue
 			}
-			recv := receiverArg(common)
+			recv := ctxorigin.ReceiverOf(common)
 			if recv == nil || !ctxorigin.ServerState(recv, ref.Parent()) || typesutil.ReturnsContext(common.Signature()) ||
 				common.IsInvoke() && ig.resolver().Dynamic(common) == nil ||
 				!ig.in(initializes, func() bool { return ig.callNoWork(ref, v, 0) }) {
@@ -388,20 +391,6 @@ func (r *Result) OnlyInitializes(v ssa.Value) bool {
 		}
 	}
 	return handed
-}
-
-// receiverArg returns the receiver a method call is made on: the interface value of an
-// invoke, the first argument of a static call of a method; nil for other calls (a function, a
-// function value, a method value whose receiver is bound).
-func receiverArg(common *ssa.CallCommon) ssa.Value {
-	if common.IsInvoke() {
-		return common.Value
-	}
-	fn, ok := common.Value.(*ssa.Function)
-	if !ok || fn.Signature.Recv() == nil || len(common.Args) == 0 {
-		return nil
-	}
-	return common.Args[0]
 }
 
 // CallInitializesOnly reports whether the call's work with the ctx it is given is at most
