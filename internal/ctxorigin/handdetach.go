@@ -125,8 +125,8 @@ func (h handDetach) onlyReadFrom(p *ssa.Parameter, depth int) bool {
 // one of another package whose fact says so (Resolver.ReadsParam).
 func (h handDetach) readsOnly(common *ssa.CallCommon, v ssa.Value, depth int) bool {
 	fn, ok := common.Value.(*ssa.Function)
-	k := slices.Index(common.Args, v)
-	if !ok || k < 0 || slices.Index(common.Args[k+1:], v) >= 0 {
+	k := onlyArg(common, v)
+	if !ok || k < 0 {
 		return false
 	}
 	if body := Body(fn); body != nil && len(body.Params) == len(common.Args) {
@@ -181,11 +181,11 @@ func (h handDetach) wraps(call *ssa.Call, v ssa.Value, depth int) bool {
 		return false
 	}
 	if matches(callee, valueWrappers) {
-		return len(common.Args) > 0 && common.Args[0] == v && slices.Index(common.Args[1:], v) < 0
+		return onlyArg(common, v) == 0
 	}
 	fn, ok := common.Value.(*ssa.Function)
-	k := slices.Index(common.Args, v)
-	if !ok || k < 0 || slices.Index(common.Args[k+1:], v) >= 0 || !typesutil.ReturnsContext(common.Signature()) {
+	k := onlyArg(common, v)
+	if !ok || k < 0 || !typesutil.ReturnsContext(common.Signature()) {
 		return false
 	}
 	if _, tuple := call.Type().(*types.Tuple); tuple {
@@ -225,4 +225,13 @@ func (r *Resolver) OnlyWraps(fn *ssa.Function, k int) bool {
 		}
 	}
 	return h.onlyWrappedAndReturned(fn.Params[k], map[ssa.Value]bool{}, 0)
+}
+
+// onlyArg returns the index of v among the call's arguments when it is passed exactly once, or -1.
+func onlyArg(common *ssa.CallCommon, v ssa.Value) int {
+	k := slices.Index(common.Args, v)
+	if k < 0 || slices.Index(common.Args[k+1:], v) >= 0 {
+		return -1
+	}
+	return k
 }
