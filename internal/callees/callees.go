@@ -793,6 +793,9 @@ func (r *Resolver) Dynamic(common *ssa.CallCommon) []Target {
 	}
 	var out []Target
 	for _, t := range ts {
+		if r.declaredInTest(t) {
+			continue // a test's double, stored by the test: never a production value
+		}
 		obj, _, _ := types.LookupFieldOrMethod(t, true, common.Method.Pkg(), common.Method.Name())
 		impl, ok := obj.(*types.Func)
 		if !ok || types.IsInterface(impl.Signature().Recv().Type()) {
@@ -800,7 +803,19 @@ func (r *Resolver) Dynamic(common *ssa.CallCommon) []Target {
 		}
 		out = append(out, r.methodTarget(impl, t))
 	}
+	if len(out) == 0 {
+		return nil
+	}
 	return dedup(out)
+}
+
+// declaredInTest reports whether t (or *t) is a named type declared in a _test.go file.
+func (r *Resolver) declaredInTest(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	return ok && inTestFile(r.pkg.Prog.Fset, named.Obj())
 }
 
 // methodTarget describes impl, the method of the concrete type t an interface call reaches,
@@ -846,7 +861,11 @@ type invokedResult struct {
 // concreteIn is concrete within the state of one question.
 func (r *Resolver) concreteIn(v ssa.Value, ic *invokedResults) ([]types.Type, bool) {
 	var out []types.Type
-	ok := r.flow().Each(v, valueflow.Owned, func(x ssa.Value) bool {
+	ok := r.flow().EachConcrete(v, valueflow.Owned, func(x ssa.Value) bool {
+		if mi, ok := x.(*ssa.MakeInterface); ok {
+			out = append(out, mi.X.Type()) // staticOverrides(m): the conversion names the type
+			return true
+		}
 		if call, idx, ok := invokeResult(x); ok {
 			if ic.active[call] {
 				ic.cyclic = append(ic.cyclic, invokedResult{call, idx})

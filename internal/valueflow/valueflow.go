@@ -70,12 +70,21 @@ func (f *Flow) EachUntil(v ssa.Value, mode Mode, stop func(*ssa.Call) bool, leaf
 	return w.each(v)
 }
 
+// EachConcrete is Each for the concrete types an interface value may hold: a value of a
+// concrete type made into an interface (MakeInterface) is a leaf, whatever that value was made
+// from — staticOverrides(m), a named map converted from a parameter, holds a staticOverrides.
+func (f *Flow) EachConcrete(v ssa.Value, mode Mode, leaf func(ssa.Value) bool) bool {
+	w := &walk{f: f, mode: mode, leaf: leaf, typed: true, seen: make(map[ssa.Value]bool)}
+	return w.each(v)
+}
+
 type walk struct {
-	f    *Flow
-	mode Mode
-	leaf func(ssa.Value) bool
-	stop func(*ssa.Call) bool
-	seen map[ssa.Value]bool
+	f     *Flow
+	mode  Mode
+	leaf  func(ssa.Value) bool
+	stop  func(*ssa.Call) bool
+	typed bool // EachConcrete: a MakeInterface of a concrete value is a leaf
+	seen  map[ssa.Value]bool
 }
 
 func (w *walk) each(v ssa.Value) bool {
@@ -87,6 +96,9 @@ func (w *walk) each(v ssa.Value) bool {
 	}
 	switch v := v.(type) {
 	case *ssa.MakeInterface:
+		if w.typed && !types.IsInterface(v.X.Type()) {
+			break // its dynamic type is v.X's, wherever v.X comes from
+		}
 		return w.each(v.X)
 	case *ssa.ChangeInterface:
 		return w.each(v.X)
