@@ -421,7 +421,7 @@ func (r *Resolver) implementers(iface *types.Interface) []types.Type {
 // stands behind an interface in production code. (A generated mock outside one is a Target
 // marked Double.)
 func inTestFile(fset *token.FileSet, tn *types.TypeName) bool {
-	return strings.HasSuffix(fset.Position(tn.Pos()).Filename, "_test.go")
+	return strings.HasSuffix(fset.PositionFor(tn.Pos(), false).Filename, "_test.go") // the file itself, not a //line name
 }
 
 // ImplementersIn returns the concrete types declared at package level in p (T, or *T when

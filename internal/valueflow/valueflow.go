@@ -78,6 +78,38 @@ func (f *Flow) EachConcrete(v ssa.Value, mode Mode, leaf func(ssa.Value) bool) b
 	return w.each(v)
 }
 
+// holdsValuesOfUnknownType reports whether a value of type t may hold interface or function
+// values — as elements, fields, or behind a pointer — whose own dynamic types depend on where
+// the value came from: chain(list) converted from a parameter runs whatever the list holds, so
+// its type alone does not say what its methods call.
+func holdsValuesOfUnknownType(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false // a recursive type: its other parts answer
+	}
+	seen[t] = true
+	switch u := t.Underlying().(type) {
+	case *types.Interface, *types.Signature, *types.TypeParam:
+		return true
+	case *types.Pointer:
+		return holdsValuesOfUnknownType(u.Elem(), seen)
+	case *types.Slice:
+		return holdsValuesOfUnknownType(u.Elem(), seen)
+	case *types.Array:
+		return holdsValuesOfUnknownType(u.Elem(), seen)
+	case *types.Chan:
+		return holdsValuesOfUnknownType(u.Elem(), seen)
+	case *types.Map:
+		return holdsValuesOfUnknownType(u.Key(), seen) || holdsValuesOfUnknownType(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if holdsValuesOfUnknownType(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 type walk struct {
 	f     *Flow
 	mode  Mode
@@ -96,7 +128,7 @@ func (w *walk) each(v ssa.Value) bool {
 	}
 	switch v := v.(type) {
 	case *ssa.MakeInterface:
-		if w.typed && !types.IsInterface(v.X.Type()) {
+		if w.typed && !types.IsInterface(v.X.Type()) && !holdsValuesOfUnknownType(v.X.Type(), map[types.Type]bool{}) {
 			break // its dynamic type is v.X's, wherever v.X comes from
 		}
 		return w.each(v.X)
