@@ -811,11 +811,8 @@ func (r *Resolver) Dynamic(common *ssa.CallCommon) []Target {
 
 // declaredInTest reports whether t (or *t) is a named type declared in a _test.go file.
 func (r *Resolver) declaredInTest(t types.Type) bool {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	named, ok := types.Unalias(t).(*types.Named)
-	return ok && inTestFile(r.pkg.Prog.Fset, named.Obj())
+	named := typesutil.Named(t)
+	return named != nil && inTestFile(r.pkg.Prog.Fset, named.Obj())
 }
 
 // methodTarget describes impl, the method of the concrete type t an interface call reaches,
