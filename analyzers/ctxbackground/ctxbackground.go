@@ -82,8 +82,8 @@ func run(pass *analysis.Pass) (any, error) {
 			if drops.onlyStartsGoroutines(reached[call]) {
 				continue // given to helpers that only start goroutines with it: lifetimes of their own
 			}
-			if res.OnlyLeaves(call) || res.OnlyInspects(call) {
-				continue // it only carries values (a log line's, a metric record's), is handed to functions that never look at it, or is only asked whether it is done
+			if res.OnlyLeaves(call) || res.OnlyInspects(call) || res.OnlyDials(call) {
+				continue // it only carries values (a log line's, a metric record's), is handed to functions that never look at it, is only asked whether it is done, or only dials a connection kept for later requests
 			}
 			if res.OnlyInitializes(call) {
 				continue // handed only to work done on the first use of shared state (an ID read once and kept): initialisation for every later caller

@@ -195,22 +195,30 @@ func sameObject(x, y ssa.Value) bool {
 
 // Kept reports whether the value v is returned or stored — kept for later — rather than only
 // used where it is made: through phis and conversions, a few steps deep.
-func Kept(v ssa.Value) bool { return kept(v, 0) }
+func Kept(v ssa.Value) bool { return kept(v, true, 0) }
 
-func kept(v ssa.Value, depth int) bool {
+// KeptHere reports whether the value v is stored — in a field, a map, a variable — by the
+// function that makes it: kept for later whatever its caller does with what it returns.
+func KeptHere(v ssa.Value) bool { return kept(v, false, 0) }
+
+func kept(v ssa.Value, returned bool, depth int) bool {
 	if depth > 4 {
 		return false
 	}
 	for _, ref := range *v.Referrers() {
 		switch ref := ref.(type) {
-		case *ssa.Return, *ssa.MapUpdate:
+		case *ssa.Return:
+			if returned {
+				return true
+			}
+		case *ssa.MapUpdate: // as its key or its value
 			return true
 		case *ssa.Store:
 			if ref.Val == v {
 				return true
 			}
 		case *ssa.Phi, *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface:
-			if kept(ref.(ssa.Value), depth+1) {
+			if kept(ref.(ssa.Value), returned, depth+1) {
 				return true
 			}
 		}

@@ -45,6 +45,11 @@ const (
 	// read values from it, to ask it whether it is done, or to derive a ctx used only so (a
 	// dial timeout): a dial helper, whose connection outlives the request that asked.
 	dials
+	// stores: as dials, and every connection dialled is stored by the function that dials it
+	// (in a field, a cache's map), not only returned: a helper that keeps the connection
+	// itself, so that its caller need not keep what it returns (a client over it, used and
+	// dropped).
+	stores
 	// initializes: as anyNoWork, and also handed to work done only on the first use of shared
 	// state (ctxorigin.FirstUse: if d.id.Load() == nil { … d.id.Store(&id) }) or in a literal
 	// a shared sync.Once's Do runs: initialisation every later caller shares, done once for
@@ -123,7 +128,7 @@ func exportSemanticIgnoring(pass *analysis.Pass, res *Result, info *Info) {
 			continue
 		}
 		if ig.in(dials, func() bool { return ig.ignoresParams(fn) }) {
-			pass.ExportObjectFact(obj, new(dialsOnly))
+			pass.ExportObjectFact(obj, &dialsOnly{Stores: ig.in(stores, func() bool { return ig.ignoresParams(fn) })})
 		}
 		if ig.in(initializes, func() bool { return ig.ignoresParams(fn) }) {
 			pass.ExportObjectFact(obj, new(initsOnly))
@@ -239,6 +244,19 @@ func (r *Result) OnlyInspects(v ssa.Value) bool {
 	defer r.igMu.Unlock()
 	ig := r.ignorer()
 	return ig.in(inspects, func() bool { return ig.noWork(v, 0) })
+}
+
+// OnlyDials reports whether the ctx value v, of a function of this package, is used only to
+// dial connections kept where they are dialled (a connection cache's map, a field), directly or
+// through helpers that keep them so (s.tmc.WithTablet(context.Background(), addr, fn), whose
+// cache dials on first use and asks the ctx, after fn ran with the request's, whether it ended
+// the call), to read values from it, or to ask it whether it is done. A root context used so
+// bounds a connection every later request shares, not work done for this one.
+func (r *Result) OnlyDials(v ssa.Value) bool {
+	r.igMu.Lock()
+	defer r.igMu.Unlock()
+	ig := r.ignorer()
+	return ig.in(stores, func() bool { return ig.noWork(v, 0) })
 }
 
 // FuncCarriesOnly reports whether fn, a function with a body, refers to its ctx only to carry
@@ -605,13 +623,22 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 	if ig.mode == inspects {
 		return ig.staticCallNoWork(call, callee)
 	}
-	if ig.mode == dials {
+	if ig.mode == dials || ig.mode == stores {
 		if typesutil.ReturnsContext(common.Signature()) {
 			// A bound for the dial (context.WithTimeout(ctx, dialTimeout)): what is done with
 			// the derived ctx is what counts.
 			return ig.derivedNoWork(call, depth)
 		}
-		return ctxorigin.IsReader(callee) || (ctxorigin.IsDial(callee) || ig.staticCallNoWork(call, callee)) && keepsConn(call)
+		if ctxorigin.IsReader(callee) {
+			return true
+		}
+		if ig.mode == stores {
+			// A helper that stores its connections itself, or a dial whose connection is
+			// stored here.
+			return ig.staticCallNoWork(call, callee) || ctxorigin.IsDial(callee) && storesConn(call)
+		}
+		return (ctxorigin.IsDial(callee) || ig.staticCallNoWork(call, callee)) && keepsConn(call) ||
+			ig.in(stores, func() bool { return ig.staticCallNoWork(call, callee) })
 	}
 	if ig.mode == measures && (ctxorigin.IsMeasurement(callee) || ctxorigin.IsLevelQuery(callee)) || ig.mode != measures && ctxorigin.IsReader(callee) {
 		return true
@@ -695,30 +722,45 @@ func (ig *ignoring) inspection(call *ssa.Call, v ssa.Value) bool {
 // stored — kept for later requests — rather than dropped: a dial whose connection is dropped is
 // a probe, work done for the caller.
 func keepsConn(call *ssa.Call) bool {
-	conn := ssa.Value(call)
-	if _, tuple := call.Type().(*types.Tuple); tuple {
-		conn = nil
-		for _, ref := range *call.Referrers() {
-			if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
-				conn = ext
-			}
-		}
-		if conn == nil {
-			return false
+	conn := connOf(call)
+	return conn != nil && ctxorigin.Kept(conn)
+}
+
+// storesConn reports whether the connection a dial returns is stored where it is dialled (in a
+// field, a map), not only returned.
+func storesConn(call *ssa.Call) bool {
+	conn := connOf(call)
+	return conn != nil && ctxorigin.KeptHere(conn)
+}
+
+// connOf returns the connection a dial returns, its first result, or nil if it is not used.
+func connOf(call *ssa.Call) ssa.Value {
+	if _, tuple := call.Type().(*types.Tuple); !tuple {
+		return call
+	}
+	for _, ref := range *call.Referrers() {
+		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
+			return ext
 		}
 	}
-	return ctxorigin.Kept(conn)
+	return nil
 }
 
 // dialsOnly is the fact of a function that refers to its ctx only to dial with it and keeps
 // the connection (a dial helper: GrpcDial(ctx, addr) returning grpc.DialContext(ctx, addr,
-// opts...)), or to read values from it.
-type dialsOnly struct{}
+// opts...)), or to read values from it. Stores: it stores every connection it dials itself
+// (a connection cache's dial on first use), so its callers need not keep what it returns.
+type dialsOnly struct{ Stores bool }
 
 // AFact marks dialsOnly as an analysis fact.
 func (*dialsOnly) AFact() {}
 
-func (*dialsOnly) String() string { return "dials only" }
+func (f *dialsOnly) String() string {
+	if f.Stores {
+		return "dials only, stores"
+	}
+	return "dials only"
+}
 
 // DialsOnly reports whether fn is a dial (ctxorigin.IsDial) or a function of the user's code
 // that refers to its ctx only to dial with it: a root given to it bounds a connection attempt
@@ -743,7 +785,7 @@ func (r *Result) DialsOnly(fn *types.Func) bool {
 	return ig.in(dials, func() bool { return ig.ignoresParams(body) }) // memoised: answered for the fact already
 }
 
-// staticCallNoWork reports, in the inspects and dials modes, whether call is a static call of a
+// staticCallNoWork reports, in the inspects, dials and stores modes, whether call is a static call of a
 // function of the user's code that does with its ctx only what the mode allows: by its body
 // here, by its fact in another package.
 func (ig *ignoring) staticCallNoWork(call *ssa.Call, callee *types.Func) bool {
@@ -809,8 +851,9 @@ func (ig *ignoring) resolver() *callees.Resolver {
 // importedNoWork reports whether fn, a function of another package, is known by its fact to do
 // no work with its ctx, in the walker's mode.
 func (ig *ignoring) importedNoWork(fn *types.Func) bool {
-	if ig.mode == dials {
-		return ig.pass.ImportObjectFact(fn.Origin(), new(dialsOnly))
+	if ig.mode == dials || ig.mode == stores {
+		var f dialsOnly
+		return ig.pass.ImportObjectFact(fn.Origin(), &f) && (ig.mode == dials || f.Stores)
 	}
 	if ig.mode == initializes && ig.pass.ImportObjectFact(fn.Origin(), new(initsOnly)) {
 		return true

@@ -84,7 +84,7 @@ func (s *Server) ReloadSchemaKeyspace(ctx context.Context, req *adminpb.ReloadSc
 				defer wg.Done()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				err := s.tmc.WithTablet(context.Background(), t.Addr, func(tm tabletmanagerpb.TabletManagerClient) error { // OK?: ctxbackground — the root only dials the shared connection and is asked ctx.Err() after fn ran with the request's ctx (the tool reports it: a root used both to dial a cached connection and to ask whether it is done is not recognised, though each alone is; a limitation)
+				err := s.tmc.WithTablet(context.Background(), t.Addr, func(tm tabletmanagerpb.TabletManagerClient) error { // OK: ctxbackground — the root only dials the shared connection and is asked ctx.Err() after fn ran with the request's ctx (reported until the twentieth session: a root used both to dial a cached connection and to ask whether it is done was not recognised)
 					_, err := tm.ReloadSchema(ctx, &tabletmanagerpb.ReloadSchemaRequest{}) // OK: missingdeadline — in a request scope (a closure of the handler): inherits the caller's deadline
 					return err
 				})

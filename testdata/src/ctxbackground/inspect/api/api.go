@@ -49,6 +49,16 @@ func (s *Server) copyFrom(c catalogpb.CatalogClient) error { // want copyFrom:"d
 	return err
 }
 
+// reload runs fn through the cache with a root that only dials the connection the cache keeps.
+func reload(fn func(catalogpb.CatalogClient) error) error {
+	return conncache.WithDialed(context.Background(), "peer:443", fn)
+}
+
+// probed runs fn over a connection dialled with a root and closed after it: work for the caller.
+func probed(fn func(catalogpb.CatalogClient) error) error { // want probed:"drops ctx"
+	return conncache.WithProbe(context.Background(), "peer:443", fn)
+}
+
 // gone asks whether ctx ended the call, like conncache's predicate.
 func gone(ctx context.Context, err error) bool {
 	return err != nil && ctx.Err() != nil
@@ -67,6 +77,20 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	}
 	// The same through a helper of the cache that makes that root itself: silent.
 	if err := conncache.WithPeer("peer:443", get); err != nil {
+		return nil, err
+	}
+	// A root that only dials a connection the cache stores itself, and is asked afterwards: silent.
+	if err := conncache.WithDialed(context.Background(), "peer:443", get); err != nil {
+		return nil, err
+	}
+	// A root that dials a connection closed after the call: work for this request.
+	if err := conncache.WithProbe(context.Background(), "peer:443", get); err != nil { // want `context.Background\(\) in handler Server.GetItem drops the caller's deadline`
+		return nil, err
+	}
+	if err := reload(get); err != nil { // the same in a helper: silent
+		return nil, err
+	}
+	if err := probed(get); err != nil { // want `api\.probed, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 		return nil, err
 	}
 	if err := s.copyAll(); err != nil { // want `api\.Server\.copyAll, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
@@ -105,6 +129,9 @@ func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream catalogpb.Cat
 		if done() {
 			break
 		}
+	}
+	if err := conncache.WithFresh(context.TODO(), "peer:443"); err != nil { // want `context.TODO\(\) in handler Server.ListItems drops the caller's deadline`
+		return err
 	}
 	once := conncache.With(ctx, "peer:443", send)
 	if func() bool { return gone(context.TODO(), once) }() { // asked once, after the work: silent

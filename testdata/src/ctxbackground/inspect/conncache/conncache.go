@@ -123,3 +123,58 @@ func WithCatalog(addr string, fn func(catalogpb.CatalogClient) error) error {
 		return fn(c)
 	})
 }
+
+// client dials the peer with the ctx it is given on first use and stores the connection in
+// the cache itself: what it returns, a client over the connection, its callers may drop.
+func client(ctx context.Context, addr string) (catalogpb.CatalogClient, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	if cc := conns[addr]; cc != nil {
+		return catalogpb.NewCatalogClient(cc), nil
+	}
+	cc, err := grpc.DialContext(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	conns[addr] = cc
+	return catalogpb.NewCatalogClient(cc), nil
+}
+
+// WithDialed runs fn with a client over the peer's cached connection, which ctx dials on first
+// use; ctx is asked afterwards whether it ended fn's calls. A root given here only dials a
+// connection the cache keeps.
+func WithDialed(ctx context.Context, addr string, fn func(catalogpb.CatalogClient) error) error {
+	c, err := client(ctx, addr)
+	if err != nil {
+		return err
+	}
+	err = fn(c)
+	if err != nil && ctx.Err() == nil {
+		mu.Lock()
+		cc := conns[addr]
+		mu.Unlock()
+		drop(addr, cc)
+	}
+	return err
+}
+
+// WithProbe dials through Dial, which returns the connection without keeping it, and closes it
+// after fn: the dial is work done for this caller alone.
+func WithProbe(ctx context.Context, addr string, fn func(catalogpb.CatalogClient) error) error {
+	cc, err := Dial(ctx, addr)
+	if err != nil {
+		return err
+	}
+	defer cc.Close()
+	return fn(catalogpb.NewCatalogClient(cc))
+}
+
+// WithFresh dials through client, then pings the peer with the same ctx: the ping is work.
+func WithFresh(ctx context.Context, addr string) error {
+	c, err := client(ctx, addr)
+	if err != nil {
+		return err
+	}
+	_, err = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "ping"})
+	return err
+}
