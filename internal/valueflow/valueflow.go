@@ -234,12 +234,40 @@ func (w *walk) load(addr ssa.Value) bool {
 }
 
 // element follows an element of the map, slice or array c: the values stored into a literal
-// the function makes and keeps, or those the package stores into containers of its type.
+// the function makes and keeps, or those the package stores into containers of its type. In
+// the Owned mode, only of a container the package makes itself on every way c may come
+// (madeHere): a parameter's slice, kept in a field (&chain{list: list}), holds its caller's
+// values, which no store of the package shows.
 func (w *walk) element(c ssa.Value) bool {
 	if vs, ok := LocalElements(c); ok {
 		return w.all(vs)
 	}
+	if w.mode == Owned && !w.f.madeHere(c) {
+		return false
+	}
 	return w.stored(elemKey(c.Type()))
+}
+
+// madeHere reports whether the container c is made by the package on every way it may come:
+// a composite literal or make, an append to such a container, a nil or empty one, through the
+// package's own variables, fields and functions (as Each follows them, in the Owned mode) —
+// not a parameter, another package's result, or anything else out of sight.
+func (f *Flow) madeHere(c ssa.Value) bool {
+	var sub *walk
+	sub = &walk{f: f, mode: Owned, seen: map[ssa.Value]bool{}, leaf: func(v ssa.Value) bool {
+		switch v := v.(type) {
+		case *ssa.MakeMap, *ssa.MakeSlice, *ssa.Alloc, *ssa.Const:
+			return true
+		case *ssa.Slice: // a slice of a literal's array, or of a container made here
+			return sub.each(v.X)
+		case *ssa.Call:
+			if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+				return sub.all(v.Call.Args)
+			}
+		}
+		return false
+	}}
+	return sub.each(c)
 }
 
 // field follows the values the package stores into the field fv, as the walk's mode says.
