@@ -195,33 +195,110 @@ func sameObject(x, y ssa.Value) bool {
 
 // Kept reports whether the value v is returned or stored — kept for later — rather than only
 // used where it is made: through phis and conversions, a few steps deep.
-func Kept(v ssa.Value) bool { return kept(v, true, 0) }
-
-// KeptHere reports whether the value v is stored — in a field, a map, a variable — by the
-// function that makes it: kept for later whatever its caller does with what it returns.
-func KeptHere(v ssa.Value) bool { return kept(v, false, 0) }
-
-func kept(v ssa.Value, returned bool, depth int) bool {
-	if depth > 4 {
-		return false
-	}
-	for _, ref := range *v.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.Return:
-			if returned {
+func Kept(v ssa.Value) bool {
+	var kept func(v ssa.Value, depth int) bool
+	kept = func(v ssa.Value, depth int) bool {
+		if depth > 4 {
+			return false
+		}
+		for _, ref := range *v.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.Return, *ssa.MapUpdate:
 				return true
-			}
-		case *ssa.MapUpdate: // as its key or its value
-			return true
-		case *ssa.Store:
-			if ref.Val == v {
-				return true
-			}
-		case *ssa.Phi, *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface:
-			if kept(ref.(ssa.Value), returned, depth+1) {
-				return true
+			case *ssa.Store:
+				if ref.Val == v {
+					return true
+				}
+			case *ssa.Phi, *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface:
+				if kept(ref.(ssa.Value), depth+1) {
+					return true
+				}
 			}
 		}
+		return false
+	}
+	return kept(v, 0)
+}
+
+// KeptHere reports whether the value v is stored, by the function that makes it, where it
+// outlives the call — a field of an object the function was given (a receiver's, a parameter's,
+// one loaded from elsewhere), a package variable, a map it did not make — and is not closed
+// there (cc.Close(), deferred or in a literal): kept for later requests whatever the caller does
+// with what the function returns. A field of an object the function makes (a wrapper it
+// returns), a captured variable or a local container is not such a place.
+func KeptHere(v ssa.Value) bool {
+	stored := false
+	var walk func(v ssa.Value, depth int) bool
+	walk = func(v ssa.Value, depth int) bool {
+		if depth > 4 {
+			return false
+		}
+		for _, ref := range *v.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.MapUpdate:
+				if ref.Value == v && !madeIn(ref.Map, ref.Parent()) {
+					stored = true
+				}
+			case *ssa.Store:
+				if ref.Val == v && outlivesCall(ref.Addr) {
+					stored = true
+				}
+			case *ssa.Phi, *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface:
+				if !walk(ref.(ssa.Value), depth+1) {
+					return false
+				}
+			case *ssa.MakeClosure: // captured: closed in the literal?
+				for i, b := range ref.Bindings {
+					if b == v && closedIn(ref.Fn.(*ssa.Function).FreeVars[i]) {
+						return false
+					}
+				}
+			case ssa.CallInstruction:
+				if closes(ref.Common(), v) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return walk(v, 0) && stored
+}
+
+// closes reports whether common calls v's Close method.
+func closes(common *ssa.CallCommon, v ssa.Value) bool {
+	if common.IsInvoke() {
+		return common.Value == v && common.Method.Name() == "Close"
+	}
+	fn := Callee(common)
+	return fn != nil && fn.Name() == "Close" && fn.Signature().Recv() != nil && len(common.Args) > 0 && common.Args[0] == v
+}
+
+// closedIn reports whether the literal that captures fv calls its Close method.
+func closedIn(fv *ssa.FreeVar) bool {
+	for _, ref := range *fv.Referrers() {
+		if call, ok := ref.(ssa.CallInstruction); ok && closes(call.Common(), fv) {
+			return true
+		}
+	}
+	return false
+}
+
+// madeIn reports whether the map m is made in fn (make, a literal), not loaded from a place
+// that outlives the call.
+func madeIn(m ssa.Value, fn *ssa.Function) bool {
+	mm, ok := m.(*ssa.MakeMap)
+	return ok && mm.Parent() == fn
+}
+
+// outlivesCall reports whether a store to addr lands where it outlives the function storing it: a
+// package variable, or a field of an object the function did not allocate itself.
+func outlivesCall(addr ssa.Value) bool {
+	switch a := addr.(type) {
+	case *ssa.Global:
+		return true
+	case *ssa.FieldAddr:
+		_, fresh := a.X.(*ssa.Alloc)
+		return !fresh
 	}
 	return false
 }

@@ -634,8 +634,9 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 		}
 		if ig.mode == stores {
 			// A helper that stores its connections itself, or a dial whose connection is
-			// stored here.
-			return ig.staticCallNoWork(call, callee) || ctxorigin.IsDial(callee) && storesConn(call)
+			// stored here for later requests — once: a dial retried in a loop may wait on the
+			// ctx for ever.
+			return ig.staticCallNoWork(call, callee) || ctxorigin.IsDial(callee) && !ctxorigin.Looped(call) && storesConn(call)
 		}
 		return (ctxorigin.IsDial(callee) || ig.staticCallNoWork(call, callee)) && keepsConn(call) ||
 			ig.in(stores, func() bool { return ig.staticCallNoWork(call, callee) })
@@ -726,8 +727,9 @@ func keepsConn(call *ssa.Call) bool {
 	return conn != nil && ctxorigin.Kept(conn)
 }
 
-// storesConn reports whether the connection a dial returns is stored where it is dialled (in a
-// field, a map), not only returned.
+// storesConn reports whether the connection a dial returns is stored where it is dialled, for
+// later requests (ctxorigin.KeptHere: a cache's map, a field of the receiver), not only
+// returned, and not closed there.
 func storesConn(call *ssa.Call) bool {
 	conn := connOf(call)
 	return conn != nil && ctxorigin.KeptHere(conn)

@@ -248,26 +248,116 @@ func (w *walk) element(c ssa.Value) bool {
 	return w.stored(elemKey(c.Type()))
 }
 
-// madeHere reports whether the container c is made by the package on every way it may come:
-// a composite literal or make, an append to such a container, a nil or empty one, through the
-// package's own variables, fields and functions (as Each follows them, in the Owned mode) —
-// not a parameter, another package's result, or anything else out of sight.
-func (f *Flow) madeHere(c ssa.Value) bool {
-	var sub *walk
-	sub = &walk{f: f, mode: Owned, seen: map[ssa.Value]bool{}, leaf: func(v ssa.Value) bool {
-		switch v := v.(type) {
-		case *ssa.MakeMap, *ssa.MakeSlice, *ssa.Alloc, *ssa.Const:
-			return true
-		case *ssa.Slice: // a slice of a literal's array, or of a container made here
-			return sub.each(v.X)
-		case *ssa.Call:
-			if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
-				return sub.all(v.Call.Args)
+// madeHere reports whether the container c is made by the package on every way it may come —
+// a composite literal, make, an append to such a container, an array variable or field, a nil
+// one, through the package's own unexported variables and fields and its functions' results —
+// and filled only by stores the package makes (filledElsewhere): not a parameter, another
+// package's result, or a container handed to a call that may fill it (copy(l, list),
+// plug.Fill(m, db)).
+func (f *Flow) madeHere(c ssa.Value) bool { return f.made(c, map[ssa.Value]bool{}) }
+
+func (f *Flow) made(c ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[c] {
+		return true
+	}
+	if seen[c] = true; len(seen) > maxValues {
+		return false
+	}
+	all := func(vs []ssa.Value) bool {
+		for _, v := range vs {
+			if !f.made(v, seen) {
+				return false
 			}
 		}
-		return false
-	}}
-	return sub.each(c)
+		return true
+	}
+	switch c := c.(type) {
+	case *ssa.MakeMap, *ssa.MakeSlice, *ssa.Alloc:
+		return !filledElsewhere(c, 0)
+	case *ssa.Const:
+		return true
+	case *ssa.Slice:
+		return f.made(c.X, seen)
+	case *ssa.ChangeType:
+		return f.made(c.X, seen)
+	case *ssa.Phi:
+		return all(c.Edges)
+	case *ssa.UnOp: // a load: of what is stored where it is loaded from
+		return c.Op == token.MUL && f.madeAt(c.X, all)
+	case *ssa.FieldAddr, *ssa.Global: // an array field or variable, indexed in place
+		return f.madeAt(c, all)
+	case *ssa.Call:
+		if b, ok := c.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+			return all(c.Call.Args)
+		}
+		if vs, ok := f.results(c, 0); ok {
+			return all(vs)
+		}
+	case *ssa.Extract:
+		if call, ok := c.Tuple.(*ssa.Call); ok {
+			if vs, ok := f.results(call, c.Index); ok {
+				return all(vs)
+			}
+		}
+	}
+	return false
+}
+
+// madeAt reports whether every value stored at addr — a local variable, an unexported package
+// variable or field of the package — is made here (all); an array local is the container
+// itself.
+func (f *Flow) madeAt(addr ssa.Value, all func([]ssa.Value) bool) bool {
+	switch a := addr.(type) {
+	case *ssa.Alloc:
+		if _, arr := a.Type().(*types.Pointer).Elem().Underlying().(*types.Array); arr {
+			return !filledElsewhere(a, 0)
+		}
+		return all(LocalStores(a))
+	case *ssa.Global:
+		if a.Object().Exported() || a.Pkg != f.pkg {
+			return false
+		}
+		return all(f.storedTo(a))
+	case *ssa.FieldAddr:
+		fv := typesutil.FieldVar(a.X.Type(), a.Field)
+		if fv == nil || fv.Exported() || fv.Pkg() != f.pkg.Pkg {
+			return false
+		}
+		return all(f.storedTo(fv))
+	}
+	return false
+}
+
+// filledElsewhere reports whether the container c (or a slice of it) is handed to a call that
+// may store into it: copy's destination, or any function but the builtins that only read it
+// or append to a copy.
+func filledElsewhere(c ssa.Value, depth int) bool {
+	refs := c.Referrers()
+	if refs == nil || depth > 4 {
+		return refs != nil
+	}
+	for _, ref := range *refs {
+		switch ref := ref.(type) {
+		case *ssa.Slice:
+			if filledElsewhere(ref, depth+1) {
+				return true
+			}
+		case ssa.CallInstruction:
+			common := ref.Common()
+			if b, ok := common.Value.(*ssa.Builtin); ok {
+				if b.Name() == "copy" && len(common.Args) > 0 && common.Args[0] == c {
+					return true
+				}
+				continue // len, cap, append, copy's source, delete, clear
+			}
+			for _, a := range common.Args {
+				if a == c {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // field follows the values the package stores into the field fv, as the walk's mode says.

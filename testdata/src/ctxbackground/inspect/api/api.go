@@ -87,6 +87,15 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if err := conncache.WithProbe(context.Background(), "peer:443", get); err != nil { // want `context.Background\(\) in handler Server.GetItem drops the caller's deadline`
 		return nil, err
 	}
+	// Roots that dial a connection the caller owns, one taken out and closed after the call, or
+	// one dialled again and again: work for this request.
+	if p, err := conncache.NewPeer(context.Background(), "peer:443"); err == nil { // want `context.Background\(\) in handler Server.GetItem drops the caller's deadline`
+		p.Close()
+	}
+	if err := conncache.Tracked(context.TODO(), "peer:443", get); err != nil { // want `context.TODO\(\) in handler Server.GetItem drops the caller's deadline`
+		return nil, err
+	}
+	conncache.Connect(context.Background(), "peer:443") // want `context.Background\(\) in handler Server.GetItem drops the caller's deadline`
 	if err := reload(get); err != nil { // the same in a helper: silent
 		return nil, err
 	}

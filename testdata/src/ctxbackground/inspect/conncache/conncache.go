@@ -178,3 +178,56 @@ func WithFresh(ctx context.Context, addr string) error {
 	_, err = c.GetItem(ctx, &catalogpb.GetItemRequest{Id: "ping"})
 	return err
 }
+
+// Peer is a client of one peer, over a connection of its own.
+type Peer struct {
+	cc *grpc.ClientConn
+	catalogpb.CatalogClient
+}
+
+// NewPeer dials a connection for the Peer it returns: kept in the new object, which its caller
+// owns and closes, not in the cache.
+func NewPeer(ctx context.Context, addr string) (*Peer, error) {
+	cc, err := grpc.DialContext(ctx, addr, grpc.WithBlock())
+	if err != nil {
+		return nil, err
+	}
+	return &Peer{cc: cc, CatalogClient: catalogpb.NewCatalogClient(cc)}, nil
+}
+
+// Close closes the peer's connection.
+func (p *Peer) Close() error { return p.cc.Close() }
+
+// Tracked dials into the cache for fn and takes the connection out and closes it after: the
+// dial is work for this caller alone.
+func Tracked(ctx context.Context, addr string, fn func(catalogpb.CatalogClient) error) error {
+	cc, err := grpc.DialContext(ctx, addr, grpc.WithBlock())
+	if err != nil {
+		return err
+	}
+	mu.Lock()
+	conns[addr] = cc
+	mu.Unlock()
+	defer func() {
+		mu.Lock()
+		delete(conns, addr)
+		mu.Unlock()
+		cc.Close()
+	}()
+	return fn(catalogpb.NewCatalogClient(cc))
+}
+
+// Connect dials into the cache until the peer answers, without ever asking the ctx: a root
+// here waits for ever.
+func Connect(ctx context.Context, addr string) {
+	for {
+		cc, err := grpc.DialContext(ctx, addr, grpc.WithBlock())
+		if err == nil {
+			mu.Lock()
+			conns[addr] = cc
+			mu.Unlock()
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
