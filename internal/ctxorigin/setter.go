@@ -195,29 +195,27 @@ func sameObject(x, y ssa.Value) bool {
 
 // Kept reports whether the value v is returned or stored — kept for later — rather than only
 // used where it is made: through phis and conversions, a few steps deep.
-func Kept(v ssa.Value) bool {
-	var kept func(v ssa.Value, depth int) bool
-	kept = func(v ssa.Value, depth int) bool {
-		if depth > 4 {
-			return false
-		}
-		for _, ref := range *v.Referrers() {
-			switch ref := ref.(type) {
-			case *ssa.Return, *ssa.MapUpdate:
-				return true
-			case *ssa.Store:
-				if ref.Val == v {
-					return true
-				}
-			case *ssa.Phi, *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface:
-				if kept(ref.(ssa.Value), depth+1) {
-					return true
-				}
-			}
-		}
+func Kept(v ssa.Value) bool { return kept(v, 0) }
+
+func kept(v ssa.Value, depth int) bool {
+	if depth > 4 {
 		return false
 	}
-	return kept(v, 0)
+	for _, ref := range *v.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Return, *ssa.MapUpdate:
+			return true
+		case *ssa.Store:
+			if ref.Val == v {
+				return true
+			}
+		case *ssa.Phi, *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface:
+			if kept(ref.(ssa.Value), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // KeptHere reports whether the value v is stored, by the function that makes it, where it
