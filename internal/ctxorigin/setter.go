@@ -220,7 +220,7 @@ func kept(v ssa.Value, depth int) bool {
 
 // KeptHere reports whether the value v is stored, by the function that makes it, where it
 // outlives the call — a field of an object the function was given (a receiver's, a parameter's,
-// one loaded from elsewhere), a package variable, a map it did not make — and is not closed
+// one loaded from elsewhere), a package variable, a map held in either — and is not closed
 // there (cc.Close(), deferred or in a literal): kept for later requests whatever the caller does
 // with what the function returns. A field of an object the function makes (a wrapper it
 // returns), a captured variable or a local container is not such a place.
@@ -233,8 +233,8 @@ func KeptHere(v ssa.Value) bool {
 		}
 		for _, ref := range *v.Referrers() {
 			switch ref := ref.(type) {
-			case *ssa.MapUpdate:
-				if ref.Value == v && !madeIn(ref.Map, ref.Parent()) {
+			case *ssa.MapUpdate: // into a map held where it outlives the call (a cache's)
+				if load, ok := ref.Map.(*ssa.UnOp); ok && ref.Value == v && load.Op == token.MUL && outlivesCall(load.X) {
 					stored = true
 				}
 			case *ssa.Store:
@@ -279,13 +279,6 @@ func closedIn(fv *ssa.FreeVar) bool {
 		}
 	}
 	return false
-}
-
-// madeIn reports whether the map m is made in fn (make, a literal), not loaded from a place
-// that outlives the call.
-func madeIn(m ssa.Value, fn *ssa.Function) bool {
-	mm, ok := m.(*ssa.MakeMap)
-	return ok && mm.Parent() == fn
 }
 
 // outlivesCall reports whether a store to addr lands where it outlives the function storing it: a

@@ -221,7 +221,7 @@ func (w *walk) load(addr ssa.Value) bool {
 		}
 		return len(bs) > 0
 	case *ssa.Global:
-		if w.mode == Owned && (a.Object().Exported() || a.Pkg != w.f.pkg) {
+		if w.mode == Owned && !w.f.private(a.Object()) {
 			return false
 		}
 		return w.stored(a)
@@ -314,13 +314,13 @@ func (f *Flow) madeAt(addr ssa.Value, all func([]ssa.Value) bool) bool {
 		}
 		return all(LocalStores(a))
 	case *ssa.Global:
-		if a.Object().Exported() || a.Pkg != f.pkg {
+		if !f.private(a.Object()) {
 			return false
 		}
 		return all(f.storedTo(a))
 	case *ssa.FieldAddr:
 		fv := typesutil.FieldVar(a.X.Type(), a.Field)
-		if fv == nil || fv.Exported() || fv.Pkg() != f.pkg.Pkg {
+		if fv == nil || !f.private(fv) {
 			return false
 		}
 		return all(f.storedTo(fv))
@@ -328,13 +328,22 @@ func (f *Flow) madeAt(addr ssa.Value, all func([]ssa.Value) bool) bool {
 	return false
 }
 
+// private reports whether obj, a package variable or a struct field, is an unexported one of
+// the package: only the package's own code stores into it.
+func (f *Flow) private(obj types.Object) bool {
+	return !obj.Exported() && obj.Pkg() == f.pkg.Pkg
+}
+
 // filledElsewhere reports whether the container c (or a slice of it) is handed to a call that
 // may store into it: copy's destination, or any function but the builtins that only read it
-// or append to a copy.
+// or append to a copy. Slices of slices too deep to follow may be.
 func filledElsewhere(c ssa.Value, depth int) bool {
+	if depth > 4 {
+		return true
+	}
 	refs := c.Referrers()
-	if refs == nil || depth > 4 {
-		return refs != nil
+	if refs == nil {
+		return false
 	}
 	for _, ref := range *refs {
 		switch ref := ref.(type) {
@@ -362,7 +371,7 @@ func filledElsewhere(c ssa.Value, depth int) bool {
 
 // field follows the values the package stores into the field fv, as the walk's mode says.
 func (w *walk) field(fv *types.Var) bool {
-	if w.mode == Owned && fv != nil && (fv.Exported() || fv.Pkg() != w.f.pkg.Pkg) {
+	if w.mode == Owned && fv != nil && !w.f.private(fv) {
 		return false
 	}
 	return w.stored(fv)

@@ -2,8 +2,11 @@ package overrides
 
 import (
 	"context"
+	"database/sql"
 
 	"example.com/gen/catalogpb"
+
+	"ctxbackground/overrides/fill"
 )
 
 // chain asks each of the schemas it holds in turn: what it runs depends on what it was made
@@ -151,5 +154,45 @@ func NewArrays(list []schemas) *Arrays {
 func (a *Arrays) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
 	v, _ := a.pair.Lookup(context.Background(), req.GetId()) // every value in sight ignores its ctx: silent
 	w, _ := a.copy.Lookup(context.TODO(), req.GetId())       // want `context\.TODO\(\) in handler Arrays\.GetItem drops the caller's deadline and cancellation; pass ctx`
+	return &catalogpb.Item{Id: v + w}, nil
+}
+
+// keyed asks the schemas of a map by name.
+type keyed struct{ byName map[string]schemas }
+
+func (k *keyed) Lookup(ctx context.Context, name string) (string, bool) {
+	if s, ok := k.byName[name]; ok {
+		return s.Lookup(ctx, name)
+	}
+	return "", false
+}
+
+// fixedKeys is keyed over a map only ever a literal of the package's own schemas.
+type fixedKeys struct{ byName map[string]schemas }
+
+func (k *fixedKeys) Lookup(ctx context.Context, name string) (string, bool) {
+	if s, ok := k.byName[name]; ok {
+		return s.Lookup(ctx, name)
+	}
+	return "", false
+}
+
+// Maps serves through a map literal of the package's own schemas (silent), and through a map
+// another package fills, here with the database (reported).
+type Maps struct {
+	catalogpb.UnimplementedCatalogServer
+	literal schemas
+	filled  schemas
+}
+
+func NewMaps(db *sql.DB) *Maps {
+	m := make(map[string]schemas)
+	fill.Put[schemas](m, "db", stored{db: db})
+	return &Maps{literal: &fixedKeys{byName: map[string]schemas{"none": none{}}}, filled: &keyed{byName: m}}
+}
+
+func (m *Maps) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	v, _ := m.literal.Lookup(context.Background(), req.GetId()) // every value in sight ignores its ctx: silent
+	w, _ := m.filled.Lookup(context.TODO(), req.GetId())        // want `context\.TODO\(\) in handler Maps\.GetItem drops the caller's deadline and cancellation; pass ctx`
 	return &catalogpb.Item{Id: v + w}, nil
 }

@@ -95,8 +95,14 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if err := conncache.Tracked(context.TODO(), "peer:443", get); err != nil { // want `context.TODO\(\) in handler Server.GetItem drops the caller's deadline`
 		return nil, err
 	}
+	if err := conncache.Borrowed(context.Background(), "peer:443", get); err != nil { // want `context.Background\(\) in handler Server.GetItem drops the caller's deadline`
+		return nil, err
+	}
+	if err := conncache.DialInto(context.TODO(), map[string]*grpc.ClientConn{}, "peer:443"); err != nil { // want `context.TODO\(\) in handler Server.GetItem drops the caller's deadline`
+		return nil, err
+	}
 	conncache.Connect(context.Background(), "peer:443") // want `context.Background\(\) in handler Server.GetItem drops the caller's deadline`
-	if err := reload(get); err != nil { // the same in a helper: silent
+	if err := reload(get); err != nil {                 // the same in a helper: silent
 		return nil, err
 	}
 	if err := probed(get); err != nil { // want `api\.probed, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`

@@ -231,3 +231,28 @@ func Connect(ctx context.Context, addr string) {
 		time.Sleep(time.Second)
 	}
 }
+
+// Borrowed dials into the cache for fn and closes the connection when fn returns: work for
+// this caller alone.
+func Borrowed(ctx context.Context, addr string, fn func(catalogpb.CatalogClient) error) error {
+	cc, err := grpc.DialContext(ctx, addr, grpc.WithBlock())
+	if err != nil {
+		return err
+	}
+	mu.Lock()
+	conns[addr] = cc
+	mu.Unlock()
+	defer cc.Close()
+	return fn(catalogpb.NewCatalogClient(cc))
+}
+
+// DialInto dials into the map its caller gives it: whose map that is, and how long it lives,
+// only the caller knows.
+func DialInto(ctx context.Context, into map[string]*grpc.ClientConn, addr string) error {
+	cc, err := grpc.DialContext(ctx, addr)
+	if err != nil {
+		return err
+	}
+	into[addr] = cc
+	return nil
+}
