@@ -135,7 +135,11 @@ func Find(pkg *types.Package, funcs []*ssa.Function, testing map[string]bool) *S
 		streams: make(map[*ssa.Parameter]bool),
 		recvs:   make(map[*ssa.Parameter]bool),
 	}
-	f := finder{handlers: handlerMethods(pkg, serviceInterfaces(pkg)), grpc: lookupGRPC(pkg), testing: testing}
+	handlers := handlerMethods(pkg, serviceInterfaces(pkg))
+	for fn := range connectHandlers(pkg) {
+		handlers[fn] = true
+	}
+	f := finder{handlers: handlers, grpc: lookupGRPC(pkg), testing: testing}
 	if len(testing) > 0 {
 		f.registered = registeredByProduction(funcs, testing)
 	}

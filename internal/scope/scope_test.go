@@ -54,5 +54,5 @@ func TestFind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, printer, "scope/kinds", "scope/fakes", "scope/started")
+	analysistest.Run(t, dir, printer, "scope/kinds", "scope/fakes", "scope/started", "scope/connectshape")
 }

@@ -2,6 +2,7 @@ package scope
 
 import (
 	"go/types"
+	"slices"
 	"sync"
 
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
@@ -78,6 +79,100 @@ func handlerMethods(pkg *types.Package, ifaces []*types.Interface) map[*types.Fu
 		}
 	}
 	return out
+}
+
+// connectHandlers returns the exported methods of pkg's named types whose signature is a
+// connect-go handler's: (ctx, *connect.Request[Req]) (*connect.Response[Res], error), and the
+// stream shapes (ctx, *connect.ClientStream[Req]) (*connect.Response[Res], error),
+// (ctx, *connect.Request[Req], *connect.ServerStream[Res]) error and
+// (ctx, *connect.BidiStream[Req, Res]) error. protoc-gen-connect-go declares the handler
+// interface in a package of its own (fooconnect), which the package serving it need not
+// import when another registers it (main's fooconnect.NewFooServiceHandler(svc)); grpc-go's
+// interface sits beside the messages every handler names. The stream shapes are a handler's
+// only. The unary one is a client's too: a method with the signature of a method of an
+// interface in sight (fooconnect's client, or the package's own) may be a client wrapper
+// (Forward.Greet handing the call to a remote greeter), and only a type serving the whole
+// handler interface is a handler then (handlerMethods).
+func connectHandlers(pkg *types.Package) map[*types.Func]bool {
+	out := make(map[*types.Func]bool)
+	if findPackage(pkg, typesutil.ConnectPath) == nil {
+		return out
+	}
+	var clients []*types.Signature
+	for _, name := range pkg.Scope().Names() {
+		tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		mset := types.NewMethodSet(types.NewPointer(tn.Type()))
+		for i := 0; i < mset.Len(); i++ {
+			fn, ok := mset.At(i).Obj().(*types.Func)
+			if !ok || !fn.Exported() || fn.Pkg() != pkg {
+				continue
+			}
+			sig := fn.Signature()
+			stream, ok := connectHandlerShape(sig)
+			if !ok {
+				continue
+			}
+			if !stream {
+				if clients == nil {
+					clients = interfaceMethods(pkg)
+				}
+				if slices.ContainsFunc(clients, func(c *types.Signature) bool { return sameShape(sig, c) }) {
+					continue
+				}
+			}
+			out[fn] = true
+		}
+	}
+	return out
+}
+
+// interfaceMethods returns the signatures of the methods of the interfaces declared in pkg and
+// in the packages it imports directly.
+func interfaceMethods(pkg *types.Package) []*types.Signature {
+	out := []*types.Signature{} // not nil: asked once
+	for _, p := range append([]*types.Package{pkg}, pkg.Imports()...) {
+		for _, name := range p.Scope().Names() {
+			tn, ok := p.Scope().Lookup(name).(*types.TypeName)
+			if !ok {
+				continue
+			}
+			iface, ok := tn.Type().Underlying().(*types.Interface)
+			if !ok {
+				continue
+			}
+			for i := 0; i < iface.NumMethods(); i++ {
+				sig := iface.Method(i).Signature()
+				out = append(out, types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic()))
+			}
+		}
+	}
+	return out
+}
+
+// connectHandlerShape reports whether sig is one of the connect-go handler shapes of
+// connectHandlers, and whether it is a stream's.
+func connectHandlerShape(sig *types.Signature) (stream, ok bool) {
+	params, results := sig.Params(), sig.Results()
+	if params.Len() < 2 || results.Len() == 0 || !typesutil.IsContext(params.At(0).Type()) ||
+		!typesutil.IsError(results.At(results.Len()-1).Type()) {
+		return false, false
+	}
+	is := func(t types.Type, name string) bool {
+		return typesutil.IsPointerToNamed(t, typesutil.ConnectPath, name)
+	}
+	second := params.At(1).Type()
+	switch {
+	case params.Len() == 2 && results.Len() == 2 && is(results.At(0).Type(), "Response"):
+		return is(second, "ClientStream"), is(second, "Request") || is(second, "ClientStream")
+	case params.Len() == 3 && results.Len() == 1:
+		return true, is(second, "Request") && is(params.At(2).Type(), "ServerStream")
+	case params.Len() == 2 && results.Len() == 1:
+		return true, is(second, "BidiStream")
+	}
+	return false, false
 }
 
 // registeredInterface returns the service interface registered by a function of signature sig,
