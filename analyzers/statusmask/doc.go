@@ -22,7 +22,9 @@
 // call, and no function of the module that takes the error and returns an error or a code (a
 // mapping helper, trusted). A branch where the error's text holds words a deadline's text lacks
 // (strings.Contains(err.Error(), "NotFound"), HasPrefix, HasSuffix, EqualFold, ==) translates
-// that error, not a deadline; nor is an error known to be nil there (if err != nil { return }
+// that error, not a deadline; so does one where its text was found to hold neither a deadline's
+// nor a cancellation's words (past Contains(…, "deadline") || Contains(…, "canceled")); nor is
+// an error known to be nil there (if err != nil { return }
 // before it) an error of the call's. A call of a function of the module known to do nothing with its ctx
 // makes no such error — one that only lends the request's trace to work on a budget of its own
 // (tracing.CopyTraceContext(context.Background(), ctx), whose result derives from its other

@@ -287,6 +287,9 @@ func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 			return false
 		}
 		seen[v] = true
+		if ctxTextsRuledOut(v, at) {
+			return true
+		}
 		for _, ref := range *v.Referrers() {
 			switch ref := ref.(type) {
 			case *ssa.Phi, *ssa.MakeInterface, *ssa.ChangeInterface:
@@ -343,8 +346,8 @@ func textOf(common *ssa.CallCommon) ssa.Value {
 var ctxErrorTexts = []string{
 	"context deadline exceeded",
 	"context canceled",
-	"rpc error: code = deadlineexceeded desc = context deadline exceeded",
-	"rpc error: code = canceled desc = context canceled",
+	"rpc error: code = DeadlineExceeded desc = context deadline exceeded",
+	"rpc error: code = Canceled desc = context canceled",
 }
 
 // textSays reports whether block at runs only once the error text s (or s lowered, upper-cased
@@ -383,6 +386,62 @@ func textSays(s ssa.Value, at *ssa.BasicBlock, depth int) bool {
 	return false
 }
 
+// ctxTextsRuledOut reports whether block at runs only once the text of the error err was found
+// to hold no deadline's and no cancellation's text: strings.Contains of err.Error() (or of it
+// lowered, upper-cased or trimmed) and words of each of ctxErrorTexts is false there —
+// Contains(…, "deadline") and Contains(…, "canceled") both, or Contains(…, "context"). Words of
+// one text alone leave the other's error masked.
+func ctxTextsRuledOut(err ssa.Value, at *ssa.BasicBlock) bool {
+	out := make([]bool, len(ctxErrorTexts))
+	for _, ref := range *err.Referrers() {
+		if call, ok := ref.(*ssa.Call); ok && textOf(call.Common()) == err {
+			ruleOutTexts(call, at, func(t string) string { return t }, out, 0)
+		}
+	}
+	for _, ruled := range out {
+		if !ruled {
+			return false
+		}
+	}
+	return true
+}
+
+// ruleOutTexts marks in out the ctxErrorTexts (as the text s is, through as) that a false
+// strings.Contains of s and a constant rules out in block at.
+func ruleOutTexts(s ssa.Value, at *ssa.BasicBlock, as func(string) string, out []bool, depth int) {
+	if depth > 2 || s.Referrers() == nil {
+		return
+	}
+	for _, ref := range *s.Referrers() {
+		call, ok := ref.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		fn := ctxorigin.Callee(call.Common())
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "strings" || len(call.Common().Args) == 0 || call.Common().Args[0] != s {
+			continue
+		}
+		switch fn.Name() {
+		case "ToLower":
+			ruleOutTexts(call, at, strings.ToLower, out, depth+1)
+		case "ToUpper":
+			ruleOutTexts(call, at, strings.ToUpper, out, depth+1)
+		case "TrimSpace":
+			ruleOutTexts(call, at, as, out, depth+1)
+		case "Contains":
+			k, ok := call.Common().Args[1].(*ssa.Const)
+			if !ok || k.Value == nil || k.Value.Kind() != constant.String || constant.StringVal(k.Value) == "" || !holdsAt(call, false, at) {
+				continue
+			}
+			for i, t := range ctxErrorTexts {
+				if strings.Contains(as(t), constant.StringVal(k.Value)) {
+					out[i] = true
+				}
+			}
+		}
+	}
+}
+
 // notCtxText reports whether the string constant k is in no text of a deadline or a
 // cancellation, whatever the case.
 func notCtxText(k *ssa.Const) bool {
@@ -394,7 +453,7 @@ func notCtxText(k *ssa.Const) bool {
 		return false
 	}
 	for _, t := range ctxErrorTexts {
-		if strings.Contains(t, words) {
+		if strings.Contains(strings.ToLower(t), words) {
 			return false
 		}
 	}
