@@ -470,22 +470,60 @@ func stored(v ssa.Value) ssa.Value {
 	return last
 }
 
-// wraps reports whether v is err, or the result of a call given err as an argument, directly or
-// among its variadic arguments (fmt.Errorf("…: %w", err), errors.Join(err, cerr)).
-func wraps(v, err ssa.Value) bool {
+// wraps reports whether v is err, or made of it: the result of a call given err as an argument,
+// directly or among its variadic arguments (fmt.Errorf("…: %w", err), errors.Join(err, cerr)),
+// or its text (err.Error()), or a struct made here holding one in a field, up to three deep, and
+// converted to an interface on the way (connect.NewError(code, fmt.Errorf("…: %w", err)),
+// status.Error(codes.Internal, err.Error()), &codedError{code, err}).
+func wraps(v, err ssa.Value) bool { return wrapsAt(v, err, 0) }
+
+func wrapsAt(v, err ssa.Value, depth int) bool {
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		v = x.X
+	case *ssa.ChangeInterface:
+		v = x.X
+	}
 	if v == err {
 		return true
+	}
+	if depth == 3 {
+		return false
+	}
+	if a, ok := v.(*ssa.Alloc); ok {
+		return slices.ContainsFunc(fieldsStored(a), func(x ssa.Value) bool { return wrapsAt(x, err, depth+1) })
 	}
 	call, ok := v.(*ssa.Call)
 	if !ok {
 		return false
 	}
+	if call.Call.IsInvoke() && call.Call.Value == err {
+		return true // err.Error()
+	}
 	for _, a := range call.Call.Args {
-		if a == err || variadicHolds(a, err) {
+		if wrapsAt(a, err, depth+1) || variadicHolds(a, err) {
 			return true
 		}
 	}
 	return false
+}
+
+// fieldsStored returns the values stored into the fields of a, a struct allocated here (a
+// composite literal &T{…}).
+func fieldsStored(a *ssa.Alloc) []ssa.Value {
+	var out []ssa.Value
+	for _, ref := range *a.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.Referrers() == nil {
+			continue
+		}
+		for _, use := range *fa.Referrers() {
+			if st, ok := use.(*ssa.Store); ok && st.Addr == fa {
+				out = append(out, st.Val)
+			}
+		}
+	}
+	return out
 }
 
 // variadicHolds reports whether the slice a call's variadic arguments are passed in holds err,

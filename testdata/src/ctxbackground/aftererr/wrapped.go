@@ -1,0 +1,50 @@
+package aftererr
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"example.com/gen/catalogpb"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+type coded struct {
+	code codes.Code
+	err  error
+}
+
+func (c *coded) Error() string { return c.err.Error() }
+
+func codeOf(err error) codes.Code { return codes.Internal }
+
+// Wrapped returns a failure's error translated or wrapped more than once on its way out: the
+// undo before it is cleanup all the same. One that returns an error made afresh, which the
+// failure is not in, goes on as if nothing failed.
+type Wrapped struct {
+	catalogpb.UnimplementedCatalogServer
+	store store
+}
+
+func (w *Wrapped) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	if err := w.store.Put(ctx, req.GetId()); err != nil {
+		cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // silent: the error goes back wrapped twice
+		defer cancel()
+		_ = w.store.Delete(cctx, req.GetId())
+		return nil, &coded{code: codeOf(err), err: fmt.Errorf("put %s: %w", req.GetId(), err)}
+	}
+	if err := w.store.Put(ctx, "index/"+req.GetId()); err != nil {
+		cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // silent: its text goes back in a status
+		defer cancel()
+		_ = w.store.Delete(cctx, req.GetId())
+		return nil, status.Error(codes.Internal, err.Error())
+	}
+	if err := w.store.Put(ctx, "audit/"+req.GetId()); err != nil {
+		cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // want `context.WithTimeout\(context.Background\(\), ...\) in handler Wrapped.GetItem replaces the caller's deadline`
+		defer cancel()
+		_ = w.store.Delete(cctx, req.GetId())
+		return nil, status.Error(codes.Internal, "audit failed")
+	}
+	return &catalogpb.Item{Id: req.GetId()}, nil
+}
