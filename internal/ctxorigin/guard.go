@@ -689,8 +689,12 @@ func firstUse(instr ssa.Instruction, inBranch, server bool) bool {
 		if !ok {
 			continue
 		}
-		if fa := guardField(cond.Cond); fa != nil && storesField(fn, fa) &&
-			(!inBranch || OnlyVia(d, 0, b) || OnlyVia(d, 1, b)) && (!server || serverState(fa.X, fn)) {
+		if inBranch {
+			if g, ok := guardOf(cond.Cond); ok && (!server || ServerState(g.fa.X, fn)) &&
+				(OnlyVia(d, 0, b) && setsAway(fn, g, 0) || OnlyVia(d, 1, b) && setsAway(fn, g, 1)) {
+				return true
+			}
+		} else if fa := guardField(cond.Cond); fa != nil && len(fieldStores(fn, fa)) > 0 && (!server || ServerState(fa.X, fn)) {
 			return true
 		}
 		if m, absent := guardMap(cond.Cond); m != nil && OnlyVia(d, absent, b) && updatesMap(fn, m) && holdsLock(fn) {
@@ -747,28 +751,126 @@ func guardField(v ssa.Value) *ssa.FieldAddr {
 	return nil
 }
 
-// storesField reports whether fn stores to the field fa addresses, on the same base value:
-// an assignment, or a Store, Swap or CompareAndSwap of a sync/atomic field.
-func storesField(fn *ssa.Function, fa *ssa.FieldAddr) bool {
+// fieldGuard is an If's test of a struct field against a constant: the field, the constant
+// (false for a bool field tested as it is; nil for the nil of a pointer or interface), and the
+// If's successor taken when the field holds it.
+type fieldGuard struct {
+	fa    *ssa.FieldAddr
+	k     constant.Value
+	holds int
+}
+
+// guardOf returns the field test v is: if s.v == "" (the field holds "" on successor 0), if
+// s.conn != nil (nil on successor 1), if s.isOpen or if c.ready.Load() (false on successor 1),
+// and their negations.
+func guardOf(v ssa.Value) (fieldGuard, bool) {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.NOT {
+			g, ok := guardOf(x.X)
+			g.holds = 1 - g.holds
+			return g, ok
+		}
+	case *ssa.BinOp:
+		if x.Op != token.EQL && x.Op != token.NEQ {
+			return fieldGuard{}, false
+		}
+		read, k := x.X, x.Y
+		if _, ok := read.(*ssa.Const); ok {
+			read, k = k, read
+		}
+		c, ok := k.(*ssa.Const)
+		fa := readField(read)
+		if !ok || fa == nil {
+			return fieldGuard{}, false
+		}
+		g := fieldGuard{fa: fa, k: c.Value}
+		if x.Op == token.NEQ {
+			g.holds = 1
+		}
+		return g, true
+	}
+	if fa := readField(v); fa != nil && isBool(v.Type()) {
+		return fieldGuard{fa: fa, k: constant.MakeBool(false), holds: 1}, true
+	}
+	return fieldGuard{}, false
+}
+
+// readField returns the field v reads, *s.f or s.f.Load() of a sync/atomic field, or nil.
+func readField(v ssa.Value) *ssa.FieldAddr {
+	switch v := v.(type) {
+	case *ssa.Call:
+		return atomicField(v.Common(), "Load")
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			fa, _ := v.X.(*ssa.FieldAddr)
+			return fa
+		}
+	}
+	return nil
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
+
+// setsAway reports whether fn stores into g's field what turns the test away from side, the
+// successor the first use runs on, the next time: from the side where the field holds the
+// constant, anything else (s.v = probe() after if s.v == ""; s.isOpen = true after if s.isOpen
+// { return }); from the other side, the constant itself (s.state = ready after if s.state !=
+// ready). if s.state == canceled { return } followed by s.state = running is a check that runs
+// on every call, no first use.
+func setsAway(fn *ssa.Function, g fieldGuard, side int) bool {
+	for _, v := range fieldStores(fn, g.fa) {
+		known, same := constIs(v, g.k)
+		if side == g.holds && !(known && same) || side != g.holds && known && same {
+			return true
+		}
+	}
+	return false
+}
+
+// constIs reports whether v is a constant, and whether it is k (nil: the nil constant).
+func constIs(v ssa.Value, k constant.Value) (known, same bool) {
+	c, ok := v.(*ssa.Const)
+	if !ok {
+		return false, false
+	}
+	switch {
+	case k == nil || c.Value == nil:
+		return true, k == nil && c.Value == nil
+	case k.Kind() != c.Value.Kind():
+		return true, false
+	}
+	return true, constant.Compare(c.Value, token.EQL, k)
+}
+
+// fieldStores returns the values fn stores to the field fa addresses, on the same base value:
+// by an assignment, or a Store, Swap or CompareAndSwap of a sync/atomic field.
+func fieldStores(fn *ssa.Function, fa *ssa.FieldAddr) []ssa.Value {
+	var out []ssa.Value
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			var sfa *ssa.FieldAddr
+			var val ssa.Value
 			switch instr := instr.(type) {
 			case *ssa.Store:
 				sfa, _ = instr.Addr.(*ssa.FieldAddr)
+				val = instr.Val
 			case *ssa.Call:
-				for _, m := range []string{"Store", "Swap", "CompareAndSwap"} {
-					if sfa == nil {
-						sfa = atomicField(instr.Common(), m)
+				for m, arg := range map[string]int{"Store": 1, "Swap": 1, "CompareAndSwap": 2} {
+					if f := atomicField(instr.Common(), m); f != nil && arg < len(instr.Call.Args) {
+						sfa, val = f, instr.Call.Args[arg]
 					}
 				}
 			}
 			if sfa != nil && sfa.Field == fa.Field && sameBase(sfa.X, fa.X) {
-				return true
+				out = append(out, val)
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // atomicField returns the field a call of method name of a sync/atomic type is made on
@@ -898,14 +1000,7 @@ func loadedField(v ssa.Value) *ssa.FieldAddr {
 // from fn's receiver (also as a cell a literal of fn captures it by) or from a package-level
 // variable (s.store, registry.byName), state every request shares, not an object the request
 // made or loaded.
-func ServerState(v ssa.Value, fn *ssa.Function) bool { return serverStateIn(v, fn, true) }
-
-// serverState is ServerState for FirstUseOfServer, without the receiver's cell: a guard on a
-// field it then sets is not always a first use (if s.state == canceled { return }; s.state =
-// running runs on every call), and the test stays as narrow as it was measured.
-func serverState(v ssa.Value, fn *ssa.Function) bool { return serverStateIn(v, fn, false) }
-
-func serverStateIn(v ssa.Value, fn *ssa.Function, cells bool) bool {
+func ServerState(v ssa.Value, fn *ssa.Function) bool {
 	for range 32 { // a path of fields, loads and cells; bounded against a cell holding its own load
 		switch x := v.(type) {
 		case *ssa.FieldAddr:
@@ -922,7 +1017,7 @@ func serverStateIn(v ssa.Value, fn *ssa.Function, cells bool) bool {
 		case *ssa.Alloc:
 			// The receiver spilled to a cell, as a literal of the function captures it.
 			stores := valueflow.LocalStores(x)
-			if !cells || len(stores) != 1 || x.Parent() != fn {
+			if len(stores) != 1 || x.Parent() != fn {
 				return false
 			}
 			v = stores[0]
