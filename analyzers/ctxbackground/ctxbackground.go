@@ -3,6 +3,7 @@ package ctxbackground
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -14,6 +15,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/reqctx"
 	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
 	"github.com/deadlinelint/deadlinelint/internal/scope"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 const name = "ctxbackground"
@@ -114,9 +116,14 @@ func idleOnly(sinks []ctxorigin.Sink) bool {
 // context.WithCancel whose cancel is registered with context.AfterFunc on the request's ctx
 // (ctxorigin.TiedTo): the child stops when the request does, without its deadline's value — a
 // long-lived follow that must not carry a short client timeout down, but stops when the client goes.
-func tiedToRequest(info *ctxssa.Info, root *ssa.Call) bool {
-	refs := root.Referrers()
-	if refs == nil {
+// The parent may carry values first (context.WithCancel(tenant.With(context.Background(), org)),
+// a helper returning a ctx derived from the root alone, with no deadline): what counts is what
+// is done with each ctx on the way.
+func tiedToRequest(info *ctxssa.Info, root *ssa.Call) bool { return tiedFrom(info, root, root, 0) }
+
+func tiedFrom(info *ctxssa.Info, root *ssa.Call, v ssa.Value, depth int) bool {
+	refs := v.Referrers()
+	if refs == nil || depth > 3 {
 		return false
 	}
 	tied := false
@@ -124,8 +131,14 @@ func tiedToRequest(info *ctxssa.Info, root *ssa.Call) bool {
 		switch ref := ref.(type) {
 		case *ssa.DebugRef:
 		case *ssa.Call:
-			x := ctxorigin.TiedTo(ref)
-			if x == nil || len(ref.Call.Args) == 0 || ref.Call.Args[0] != root || !info.FromRequest(x) {
+			if len(ref.Call.Args) == 0 || ref.Call.Args[0] != v {
+				return false
+			}
+			if x := ctxorigin.TiedTo(ref); x != nil && info.FromRequest(x) {
+				tied = true
+				continue
+			}
+			if !carriesRoot(info, root, ref) || !tiedFrom(info, root, ref, depth+1) {
 				return false
 			}
 			tied = true
@@ -134,6 +147,18 @@ func tiedToRequest(info *ctxssa.Info, root *ssa.Call) bool {
 		}
 	}
 	return tied
+}
+
+// carriesRoot reports whether call returns one ctx, derived from root and nothing else, with no
+// deadline: root with values added (context.WithValue, a helper wrapping it).
+func carriesRoot(info *ctxssa.Info, root, call *ssa.Call) bool {
+	if !typesutil.IsContext(call.Type()) {
+		return false
+	}
+	set := info.Origins.Of(call)
+	return len(set) > 0 && !slices.ContainsFunc(set, func(o ctxorigin.Origin) bool {
+		return o.Kind != ctxorigin.Root || o.Call != root || o.Deadline
+	})
 }
 
 // sinksByRoot returns, for every root context created in the package, the ctx-taking calls
