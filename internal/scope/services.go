@@ -119,7 +119,7 @@ func connectHandlers(pkg *types.Package) map[*types.Func]bool {
 				if clients == nil {
 					clients = interfaceMethods(pkg)
 				}
-				if slices.ContainsFunc(clients, func(c *types.Signature) bool { return sameShape(sig, c) }) {
+				if holdsClient(tn.Type()) || slices.ContainsFunc(clients, func(c *types.Signature) bool { return sameShape(sig, c) }) {
 					continue
 				}
 			}
@@ -127,6 +127,30 @@ func connectHandlers(pkg *types.Package) map[*types.Func]bool {
 		}
 	}
 	return out
+}
+
+// holdsClient reports whether t is a struct with a field holding a connect-go client — a
+// *connect.Client[Req, Res], or an interface with a method of a connect-go unary shape (a
+// client interface from out of sight): a typed client built on it has a handler's methods.
+func holdsClient(t types.Type) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		ft := st.Field(i).Type()
+		if typesutil.IsPointerToNamed(ft, typesutil.ConnectPath, "Client") {
+			return true
+		}
+		if iface, ok := ft.Underlying().(*types.Interface); ok {
+			for j := 0; j < iface.NumMethods(); j++ {
+				if stream, ok := connectHandlerShape(iface.Method(j).Signature()); ok && !stream {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // interfaceMethods returns the signatures of the methods of the interfaces declared in pkg and

@@ -31,7 +31,9 @@ func (a *Admin) Chat(ctx context.Context, s *connect.BidiStream[greetv1.GreetReq
 }
 
 // Not a handler's shape: no response, or a ctx the handler is not given first.
-func (a *Admin) Notify(ctx context.Context, req *connect.Request[greetv1.GreetRequest]) error { return nil }
+func (a *Admin) Notify(ctx context.Context, req *connect.Request[greetv1.GreetRequest]) error {
+	return nil
+}
 
 func (a *Admin) Later(req *connect.Request[greetv1.GreetRequest], ctx context.Context) (*connect.Response[greetv1.GreetResponse], error) {
 	return nil, nil
@@ -76,4 +78,24 @@ type Relay struct{ next streams }
 
 func (r *Relay) Chat(ctx context.Context, s *connect.BidiStream[greetv1.GreetRequest, greetv1.GreetResponse]) error { // want `connect Relay.Chat ctx=ctx recv=r`
 	return r.next.Chat(ctx, s)
+}
+
+// Typed is a client built on connect.Client: its unary method has a handler's signature, and it
+// is no scope. Held behind an interface from out of sight, the same.
+type Typed struct {
+	greet *connect.Client[greetv1.GreetRequest, greetv1.GreetResponse]
+}
+
+func (c *Typed) Greet(ctx context.Context, req *connect.Request[greetv1.GreetRequest]) (*connect.Response[greetv1.GreetResponse], error) {
+	return c.greet.CallUnary(ctx, req)
+}
+
+type Held struct {
+	next interface {
+		Greet(context.Context, *connect.Request[greetv1.GreetRequest]) (*connect.Response[greetv1.GreetResponse], error)
+	}
+}
+
+func (h Held) Greet(ctx context.Context, req *connect.Request[greetv1.GreetRequest]) (*connect.Response[greetv1.GreetResponse], error) {
+	return h.next.Greet(ctx, req)
 }
