@@ -116,9 +116,11 @@ func idleOnly(sinks []ctxorigin.Sink) bool {
 // context.WithCancel whose cancel is registered with context.AfterFunc on the request's ctx
 // (ctxorigin.TiedTo): the child stops when the request does, without its deadline's value — a
 // long-lived follow that must not carry a short client timeout down, but stops when the client goes.
-// The parent may carry values first (context.WithCancel(tenant.With(context.Background(), org)),
-// a helper returning a ctx derived from the root alone, with no deadline): what counts is what
-// is done with each ctx on the way.
+// The parent may carry values first (context.WithCancel(tenant.With(context.Background(), org)):
+// context.WithValue, or a helper that only adds values to the root and returns it, doing
+// nothing else with it — not one that makes an RPC or starts a goroutine with it first — and
+// returns a ctx derived from the root alone, with no deadline): what counts is what is done with
+// each ctx on the way.
 func tiedToRequest(info *ctxssa.Info, root *ssa.Call) bool { return tiedFrom(info, root, root, 0) }
 
 func tiedFrom(info *ctxssa.Info, root *ssa.Call, v ssa.Value, depth int) bool {
@@ -138,7 +140,7 @@ func tiedFrom(info *ctxssa.Info, root *ssa.Call, v ssa.Value, depth int) bool {
 				tied = true
 				continue
 			}
-			if !carriesRoot(info, root, ref) || !tiedFrom(info, root, ref, depth+1) {
+			if !info.Origins.Wraps(ref, v) || !carriesRoot(info, root, ref) || !tiedFrom(info, root, ref, depth+1) {
 				return false
 			}
 			tied = true

@@ -214,6 +214,12 @@ func (h handDetach) wraps(call *ssa.Call, v ssa.Value, depth int) bool {
 	return true
 }
 
+// Wraps reports whether call returns its argument v with values added and nothing else done
+// with v: context.WithValue or a library value wrapper given v first, or a function of the
+// module that only wraps v and returns it and only reads its other ctx parameters (by its body
+// here, by its facts elsewhere).
+func (r *Resolver) Wraps(call *ssa.Call, v ssa.Value) bool { return handDetach{r: r}.wraps(call, v, 0) }
+
 // OnlyWraps reports whether fn, a function with a body returning a ctx, only adds values to its
 // ctx parameter k and returns it (WithValue, a library value wrapper, or such a function of the
 // module), and only reads values from its other ctx parameters.

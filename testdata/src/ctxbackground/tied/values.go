@@ -52,3 +52,19 @@ func (v *Valued) Chat(stream catalogpb.Catalog_ChatServer) error {
 	defer context.AfterFunc(v.lifetime, cancel)() // the server's lifetime, not the request's
 	return v.logs.Follow(fctx, "chat")
 }
+
+// followed hands its ctx to work before it adds a value: more than carrying values.
+func followed(ctx context.Context, l logs, id string) context.Context {
+	_ = l.Follow(ctx, id)
+	return withTenant(ctx, id)
+}
+
+// Busy ties a root that a helper first hands to work, untied: reported.
+type Busy struct{ Valued }
+
+func (b *Busy) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	fctx, cancel := context.WithCancel(followed(context.Background(), b.logs, req.GetId())) // want `context.Background\(\) in handler Busy.GetItem drops the caller's deadline`
+	defer cancel()
+	defer context.AfterFunc(ctx, cancel)()
+	return &catalogpb.Item{Id: req.GetId()}, b.logs.Follow(fctx, req.GetId())
+}
