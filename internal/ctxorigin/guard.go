@@ -472,9 +472,12 @@ func stored(v ssa.Value) ssa.Value {
 
 // wraps reports whether v is err, or made of it: the result of a call given err as an argument,
 // directly or among its variadic arguments (fmt.Errorf("…: %w", err), errors.Join(err, cerr)),
-// or its text (err.Error()), or a struct made here holding one in a field, up to three deep, and
-// converted to an interface on the way (connect.NewError(code, fmt.Errorf("…: %w", err)),
-// status.Error(codes.Internal, err.Error()), &codedError{code, err}).
+// converted to an interface on the way; deeper, through the error constructors of the standard
+// library, gRPC, connect-go and github.com/pkg/errors (errorMakers) given err, its text
+// (err.Error()) or such a value, and through the error-typed fields of a struct made here (up to
+// three deep: connect.NewError(code, fmt.Errorf("…: %w", err)), status.Error(codes.Internal,
+// err.Error()), &codedError{code: c, err: err}). A function of the module given err may return
+// anything, nil included; only the outermost call is taken on trust.
 func wraps(v, err ssa.Value) bool { return wrapsAt(v, err, 0) }
 
 func wrapsAt(v, err ssa.Value, depth int) bool {
@@ -491,30 +494,59 @@ func wrapsAt(v, err ssa.Value, depth int) bool {
 		return false
 	}
 	if a, ok := v.(*ssa.Alloc); ok {
-		return slices.ContainsFunc(fieldsStored(a), func(x ssa.Value) bool { return wrapsAt(x, err, depth+1) })
+		return slices.ContainsFunc(errorFieldsStored(a), func(x ssa.Value) bool { return wrapsAt(x, err, depth+1) })
 	}
 	call, ok := v.(*ssa.Call)
-	if !ok {
+	if !ok || depth > 0 && !matches(Callee(call.Common()), errorMakers) {
 		return false
 	}
-	if call.Call.IsInvoke() && call.Call.Value == err {
-		return true // err.Error()
-	}
 	for _, a := range call.Call.Args {
-		if wrapsAt(a, err, depth+1) || variadicHolds(a, err) {
+		if a == err || variadicHolds(a, err) || isText(a, err) || wrapsAt(a, err, depth+1) {
 			return true
 		}
 	}
 	return false
 }
 
-// fieldsStored returns the values stored into the fields of a, a struct allocated here (a
-// composite literal &T{…}).
-func fieldsStored(a *ssa.Alloc) []ssa.Value {
+// errorMakers are the functions that make an error of the error, or of the text, they are
+// given.
+var errorMakers = []reader{
+	{"fmt", "", "Errorf"},
+	{"errors", "", "Join"},
+	{"github.com/pkg/errors", "", "Wrap"},
+	{"github.com/pkg/errors", "", "Wrapf"},
+	{"github.com/pkg/errors", "", "WithMessage"},
+	{"github.com/pkg/errors", "", "WithMessagef"},
+	{"github.com/pkg/errors", "", "WithStack"},
+	{"google.golang.org/grpc/status", "", "Error"},
+	{"google.golang.org/grpc/status", "", "Errorf"},
+	{"google.golang.org/grpc/status", "", "New"},
+	{"google.golang.org/grpc/status", "", "Newf"},
+	{"google.golang.org/grpc/status", "Status", "Err"},
+	{"connectrpc.com/connect", "", "NewError"},
+	{"connectrpc.com/connect", "", "NewWireError"},
+}
+
+// isText reports whether v is err.Error(), the error's text.
+func isText(v, err ssa.Value) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn := Callee(call.Common())
+	if fn == nil || fn.Name() != "Error" || call.Call.Signature().Params().Len() != 0 {
+		return false
+	}
+	return call.Call.IsInvoke() && call.Call.Value == err || len(call.Call.Args) == 1 && call.Call.Args[0] == err
+}
+
+// errorFieldsStored returns the values stored into the error-typed fields of a, a struct
+// allocated here (a composite literal &T{…}).
+func errorFieldsStored(a *ssa.Alloc) []ssa.Value {
 	var out []ssa.Value
 	for _, ref := range *a.Referrers() {
 		fa, ok := ref.(*ssa.FieldAddr)
-		if !ok || fa.Referrers() == nil {
+		if !ok || fa.Referrers() == nil || !typesutil.IsError(fa.Type().(*types.Pointer).Elem()) {
 			continue
 		}
 		for _, use := range *fa.Referrers() {
@@ -691,7 +723,7 @@ func firstUse(instr ssa.Instruction, inBranch, server bool) bool {
 		}
 		if inBranch {
 			if g, ok := guardOf(cond.Cond); ok && (!server || ServerState(g.fa.X, fn)) &&
-				(OnlyVia(d, 0, b) && setsAway(fn, g, 0) || OnlyVia(d, 1, b) && setsAway(fn, g, 1)) {
+				(OnlyVia(d, 0, b) && setsAway(fn, g, d, 0) || OnlyVia(d, 1, b) && setsAway(fn, g, d, 1)) {
 				return true
 			}
 		} else if fa := guardField(cond.Cond); fa != nil && len(fieldStores(fn, fa)) > 0 && (!server || ServerState(fa.X, fn)) {
@@ -815,16 +847,19 @@ func isBool(t types.Type) bool {
 	return ok && b.Info()&types.IsBoolean != 0
 }
 
-// setsAway reports whether fn stores into g's field what turns the test away from side, the
-// successor the first use runs on, the next time: from the side where the field holds the
-// constant, anything else (s.v = probe() after if s.v == ""; s.isOpen = true after if s.isOpen
-// { return }); from the other side, the constant itself (s.state = ready after if s.state !=
-// ready). if s.state == canceled { return } followed by s.state = running is a check that runs
-// on every call, no first use.
-func setsAway(fn *ssa.Function, g fieldGuard, side int) bool {
-	for _, v := range fieldStores(fn, g.fa) {
-		known, same := constIs(v, g.k)
-		if side == g.holds && !(known && same) || side != g.holds && known && same {
+// setsAway reports whether fn, on the side of the test d ends with that the first use runs on
+// (its successor side, and only through it), stores into g's field what turns the test away
+// from that side the next time: from the side where the field holds the constant, anything else
+// (s.v = probe() after if s.v == ""; s.isOpen = true after if s.isOpen { return }); from the
+// other side, the constant itself (s.state = ready after if s.state != ready). if s.state ==
+// canceled { return } followed by s.state = running is a check that runs on every call, no
+// first use; nor is one whose field is set only elsewhere (s.state = failed on an error path
+// after the branch rejoins).
+func setsAway(fn *ssa.Function, g fieldGuard, d *ssa.BasicBlock, side int) bool {
+	for _, st := range fieldStores(fn, g.fa) {
+		known, same := constIs(st.val, g.k)
+		turns := side == g.holds && !(known && same) || side != g.holds && known && same
+		if turns && OnlyVia(d, side, st.at.Block()) {
 			return true
 		}
 	}
@@ -846,10 +881,16 @@ func constIs(v ssa.Value, k constant.Value) (known, same bool) {
 	return true, constant.Compare(c.Value, token.EQL, k)
 }
 
-// fieldStores returns the values fn stores to the field fa addresses, on the same base value:
-// by an assignment, or a Store, Swap or CompareAndSwap of a sync/atomic field.
-func fieldStores(fn *ssa.Function, fa *ssa.FieldAddr) []ssa.Value {
-	var out []ssa.Value
+// fieldStore is a store into a field: the value, and the instruction storing it.
+type fieldStore struct {
+	val ssa.Value
+	at  ssa.Instruction
+}
+
+// fieldStores returns the stores fn makes to the field fa addresses, on the same base value:
+// an assignment, or a Store, Swap or CompareAndSwap of a sync/atomic field.
+func fieldStores(fn *ssa.Function, fa *ssa.FieldAddr) []fieldStore {
+	var out []fieldStore
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			var sfa *ssa.FieldAddr
@@ -866,7 +907,7 @@ func fieldStores(fn *ssa.Function, fa *ssa.FieldAddr) []ssa.Value {
 				}
 			}
 			if sfa != nil && sfa.Field == fa.Field && sameBase(sfa.X, fa.X) {
-				out = append(out, val)
+				out = append(out, fieldStore{val, instr})
 			}
 		}
 	}

@@ -48,3 +48,42 @@ func (w *Wrapped) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*
 	}
 	return &catalogpb.Item{Id: req.GetId()}, nil
 }
+
+type sized struct{ n int }
+
+func (s *sized) Error() string { return "failed" }
+
+// withCode gives an error a code: the outermost call, trusted with the error it is given.
+func withCode(code codes.Code, err error) error { return &coded{code: code, err: err} }
+
+// handle may swallow the failure: a function of the module, trusted only as the outermost call.
+func handle(err error) error {
+	if err == context.Canceled {
+		return nil
+	}
+	return err
+}
+
+// Loose returns errors that only look made of the failure: one a function of the module makes
+// inside an error constructor (it may return nil), one holding only the length of the text.
+// Reported.
+type Loose struct {
+	catalogpb.UnimplementedCatalogServer
+	store store
+}
+
+func (l *Loose) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	if err := l.store.Put(ctx, req.GetId()); err != nil {
+		cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // want `context.WithTimeout\(context.Background\(\), ...\) in handler Loose.GetItem replaces the caller's deadline`
+		defer cancel()
+		_ = l.store.Delete(cctx, req.GetId())
+		return nil, withCode(codes.Internal, handle(err))
+	}
+	if err := l.store.Put(ctx, "index/"+req.GetId()); err != nil {
+		cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // want `context.WithTimeout\(context.Background\(\), ...\) in handler Loose.GetItem replaces the caller's deadline`
+		defer cancel()
+		_ = l.store.Delete(cctx, req.GetId())
+		return nil, &sized{n: len(err.Error())}
+	}
+	return &catalogpb.Item{Id: req.GetId()}, nil
+}

@@ -72,3 +72,23 @@ func (v *Versioned) Chat(stream catalogpb.Catalog_ChatServer) error {
 	}
 	return nil
 }
+
+const (
+	stateRunning = 1
+	stateFailed  = 2
+)
+
+// Refresher probes while the state is running and sets it only on a failure after the branch:
+// the probe runs on every call until then, no first use. Reported.
+type Refresher struct{ Versioned }
+
+func (r *Refresher) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	if r.state == stateRunning {
+		r.probe(context.Background()) // want `context\.Background\(\) in handler Refresher\.GetItem drops the caller's deadline and cancellation; pass ctx`
+	}
+	if err := r.db.PingContext(ctx); err != nil {
+		r.state = stateFailed
+		return nil, err
+	}
+	return &catalogpb.Item{Id: req.GetId()}, nil
+}
