@@ -287,8 +287,8 @@ func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 			return false
 		}
 		seen[v] = true
-		if ctxTextsRuledOut(v, at) {
-			return true
+		if v == err && ctxTextsRuledOut(v, at) {
+			return true // the text of the error itself: a merge with another error says nothing of it
 		}
 		for _, ref := range *v.Referrers() {
 			switch ref := ref.(type) {

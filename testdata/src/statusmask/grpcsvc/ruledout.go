@@ -2,6 +2,7 @@ package grpcsvc
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"example.com/gen/catalogpb"
@@ -81,3 +82,24 @@ func (s *Found) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*ca
 	}
 	return &catalogpb.Item{Name: name}, nil
 }
+
+// Merged tests the text of another error when the id is empty: the error translated is still
+// untested there. Reported.
+type Merged struct{ Server }
+
+func (s *Merged) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	name, err := s.lookup(ctx, req.GetId())
+	if err != nil {
+		last := errPlaceholder
+		if req.GetId() != "" {
+			last = err
+		}
+		if strings.Contains(last.Error(), "deadline") || strings.Contains(last.Error(), "canceled") {
+			return nil, status.Error(codes.DeadlineExceeded, last.Error())
+		}
+		return nil, status.Errorf(codes.Internal, "lookup: %v", err) // want `status\.Errorf gives code codes\.Internal to the error of Server\.lookup`
+	}
+	return &catalogpb.Item{Name: name}, nil
+}
+
+var errPlaceholder = errors.New("none")
