@@ -726,10 +726,47 @@ func firstUse(instr ssa.Instruction, inBranch, server bool) bool {
 				(OnlyVia(d, 0, b) && setsAway(fn, g, d, 0) || OnlyVia(d, 1, b) && setsAway(fn, g, d, 1)) {
 				return true
 			}
-		} else if fa := guardField(cond.Cond); fa != nil && len(fieldStores(fn, fa)) > 0 && (!server || ServerState(fa.X, fn)) {
+		} else if fa := guardField(cond.Cond); fa != nil && len(fieldStores(fn, fa, false)) > 0 && (!server || ServerState(fa.X, fn)) {
 			return true
 		}
 		if m, absent := guardMap(cond.Cond); m != nil && OnlyVia(d, absent, b) && updatesMap(fn, m) && holdsLock(fn) {
+			return true
+		}
+		if cas, won := swapped(cond.Cond); cas != nil && OnlyVia(d, won, b) && !swapsBack(fn, cas) &&
+			(!server || ServerState(cas.Call.Args[0].(*ssa.FieldAddr).X, fn)) {
+			return true
+		}
+	}
+	return false
+}
+
+// swapped returns, for a test of a sync/atomic field's CompareAndSwap (if
+// s.started.CompareAndSwap(false, true) { … }, or its negation past a return), the call and the
+// successor taken when the swap was made: that side runs once, for the caller that made it —
+// unless the function puts the old value back (swapsBack).
+func swapped(v ssa.Value) (*ssa.Call, int) {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.NOT {
+		cas, won := swapped(u.X)
+		return cas, 1 - won
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok || atomicField(call.Common(), "CompareAndSwap") == nil || len(call.Call.Args) != 3 {
+		return nil, 0
+	}
+	return call, 0
+}
+
+// swapsBack reports whether fn stores into the field of cas, a CompareAndSwap(old, new), anything
+// but new: a try-lock (defer s.busy.Store(false)) lets the next caller through again.
+func swapsBack(fn *ssa.Function, cas *ssa.Call) bool {
+	fa := cas.Call.Args[0].(*ssa.FieldAddr)
+	for _, st := range fieldStores(fn, fa, true) {
+		if st.at == ssa.Instruction(cas) {
+			continue
+		}
+		if c, ok := cas.Call.Args[2].(*ssa.Const); !ok || c.Value == nil {
+			return true
+		} else if known, same := constIs(st.val, c.Value); !known || !same {
 			return true
 		}
 	}
@@ -856,7 +893,7 @@ func isBool(t types.Type) bool {
 // first use; nor is one whose field is set only elsewhere (s.state = failed on an error path
 // after the branch rejoins).
 func setsAway(fn *ssa.Function, g fieldGuard, d *ssa.BasicBlock, side int) bool {
-	for _, st := range fieldStores(fn, g.fa) {
+	for _, st := range fieldStores(fn, g.fa, false) {
 		known, same := constIs(st.val, g.k)
 		turns := side == g.holds && !(known && same) || side != g.holds && known && same
 		if turns && OnlyVia(d, side, st.at.Block()) {
@@ -888,8 +925,9 @@ type fieldStore struct {
 }
 
 // fieldStores returns the stores fn makes to the field fa addresses, on the same base value:
-// an assignment, or a Store, Swap or CompareAndSwap of a sync/atomic field.
-func fieldStores(fn *ssa.Function, fa *ssa.FieldAddr) []fieldStore {
+// an assignment, or a Store, Swap or CompareAndSwap of a sync/atomic field — deferred or started
+// by a go statement too, when deferred is set.
+func fieldStores(fn *ssa.Function, fa *ssa.FieldAddr, deferred bool) []fieldStore {
 	var out []fieldStore
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -899,10 +937,13 @@ func fieldStores(fn *ssa.Function, fa *ssa.FieldAddr) []fieldStore {
 			case *ssa.Store:
 				sfa, _ = instr.Addr.(*ssa.FieldAddr)
 				val = instr.Val
-			case *ssa.Call:
+			case ssa.CallInstruction:
+				if _, call := instr.(*ssa.Call); !call && !deferred {
+					break
+				}
 				for m, arg := range map[string]int{"Store": 1, "Swap": 1, "CompareAndSwap": 2} {
-					if f := atomicField(instr.Common(), m); f != nil && arg < len(instr.Call.Args) {
-						sfa, val = f, instr.Call.Args[arg]
+					if f := atomicField(instr.Common(), m); f != nil && arg < len(instr.Common().Args) {
+						sfa, val = f, instr.Common().Args[arg]
 					}
 				}
 			}

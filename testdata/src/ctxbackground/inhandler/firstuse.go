@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"sync"
+	"sync/atomic"
 
 	"example.com/gen/catalogpb"
 )
@@ -91,4 +92,35 @@ func (r *Refresher) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) 
 		return nil, err
 	}
 	return &catalogpb.Item{Id: req.GetId()}, nil
+}
+
+// Starter starts its watcher once, for the caller that wins the swap: a first use. A swap put
+// back after the work (a try-lock) lets the next caller through, whose work is its own: reported.
+type Starter struct {
+	Versioned
+	started atomic.Bool
+	busy    atomic.Bool
+}
+
+func (s *Starter) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	if s.started.CompareAndSwap(false, true) {
+		s.probe(context.Background())
+	}
+	return &catalogpb.Item{Id: req.GetId()}, nil
+}
+
+func (s *Starter) ListItems(req *catalogpb.ListItemsRequest, stream catalogpb.Catalog_ListItemsServer) error {
+	if !s.started.CompareAndSwap(false, true) {
+		return nil
+	}
+	s.probe(context.TODO())
+	return nil
+}
+
+func (s *Starter) UploadItems(stream catalogpb.Catalog_UploadItemsServer) error {
+	if s.busy.CompareAndSwap(false, true) {
+		defer s.busy.Store(false)
+		s.probe(context.Background()) // want `context\.Background\(\) in handler Starter\.UploadItems drops the caller's deadline and cancellation; pass stream\.Context\(\)`
+	}
+	return nil
 }
