@@ -11,9 +11,10 @@
 # libraries — pgx, go-redis, kafka-go, OpenTelemetry, zap, go-grpc-middleware, nats — a
 # 40-package monolith with a replaced third-party module, a middleware-heavy API edge, a
 # cluster manager full of legitimate background contexts, hurried legacy code, lost
-# deadlines through dynamic call shapes (five modules), and six written for the precision issue
-# (a storage service, a control plane, a SQL proxy, a vector database, a service mesh and a
-# tracing backend, heavy in work not done on the request's behalf); see
+# deadlines through dynamic call shapes (five modules), and eight written for the precision issue
+# (a storage service, a control plane, a SQL proxy, a vector database, a service mesh, a
+# tracing backend, a workflow engine and a build cache, heavy in work not done on the
+# request's behalf); see
 # testdata/corpora/README.md). Their READMEs list the planted
 # findings and the look-alikes. With --strict (as .ci/run runs it) any false negative, false
 # positive or duplicate fails the run. The corpora's answer keys were written for the full
