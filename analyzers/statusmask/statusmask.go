@@ -246,7 +246,7 @@ func (w *walk) contents(v ssa.Value, depth int) {
 func (w *walk) call(call *ssa.Call, depth int) {
 	common := call.Common()
 	fn := ctxorigin.Callee(common)
-	if err := textOf(common); err != nil {
+	if err := ctxorigin.TextOf(common); err != nil {
 		w.contents(err, depth+1)
 		return
 	}
@@ -306,11 +306,11 @@ func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 				}
 			case *ssa.Call:
 				switch {
-				case textOf(ref.Common()) == v:
+				case ctxorigin.TextOf(ref.Common()) == v:
 					if textSays(ref, at, 0) {
 						return true
 					}
-				case isBool(ref.Type()):
+				case typesutil.IsBool(ref.Type()):
 					if holdsAt(ref, true, at) {
 						return true
 					}
@@ -324,21 +324,6 @@ func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 		return false
 	}
 	return walk(err, 0)
-}
-
-// textOf returns err when common is err.Error(), the text of an error; or nil.
-func textOf(common *ssa.CallCommon) ssa.Value {
-	fn := ctxorigin.Callee(common)
-	if fn == nil || fn.Name() != "Error" || common.Signature().Params().Len() != 0 || !isString(common.Signature()) {
-		return nil
-	}
-	if common.IsInvoke() {
-		return common.Value
-	}
-	if len(common.Args) == 1 {
-		return common.Args[0]
-	}
-	return nil
 }
 
 // ctxErrorTexts are the texts a deadline or cancellation has: the ctx's own, and a gRPC
@@ -394,7 +379,7 @@ func textSays(s ssa.Value, at *ssa.BasicBlock, depth int) bool {
 func ctxTextsRuledOut(err ssa.Value, at *ssa.BasicBlock) bool {
 	out := make([]bool, len(ctxErrorTexts))
 	for _, ref := range *err.Referrers() {
-		if call, ok := ref.(*ssa.Call); ok && textOf(call.Common()) == err {
+		if call, ok := ref.(*ssa.Call); ok && ctxorigin.TextOf(call.Common()) == err {
 			ruleOutTexts(call, at, func(t string) string { return t }, out, 0)
 		}
 	}
@@ -487,11 +472,6 @@ func otherOperand(b *ssa.BinOp, v ssa.Value) ssa.Value {
 		return b.Y
 	}
 	return b.X
-}
-
-func isBool(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Bool
 }
 
 // givenRequestCtx reports whether call takes a ctx, and is given the request's ctx or one
@@ -665,14 +645,6 @@ func constantInt(k *ssa.Const) (int64, bool) {
 		return 0, false
 	}
 	return k.Int64(), true
-}
-
-func isString(sig *types.Signature) bool {
-	if sig.Results().Len() != 1 {
-		return false
-	}
-	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
-	return ok && b.Kind() == types.String
 }
 
 // fix inserts, before the return statement whose result is the translation, a return of the

@@ -527,17 +527,30 @@ var errorMakers = []reader{
 	{"connectrpc.com/connect", "", "NewWireError"},
 }
 
-// isText reports whether v is err.Error(), the error's text.
+// TextOf returns err when common is err.Error(), the text of an error (a call of an interface's
+// or a concrete type's Error method); or nil.
+func TextOf(common *ssa.CallCommon) ssa.Value {
+	fn := Callee(common)
+	sig := common.Signature()
+	if fn == nil || fn.Name() != "Error" || sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return nil
+	}
+	if b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+		return nil
+	}
+	if common.IsInvoke() {
+		return common.Value
+	}
+	if len(common.Args) == 1 {
+		return common.Args[0]
+	}
+	return nil
+}
+
+// isText reports whether v is err.Error().
 func isText(v, err ssa.Value) bool {
 	call, ok := v.(*ssa.Call)
-	if !ok {
-		return false
-	}
-	fn := Callee(call.Common())
-	if fn == nil || fn.Name() != "Error" || call.Call.Signature().Params().Len() != 0 {
-		return false
-	}
-	return call.Call.IsInvoke() && call.Call.Value == err || len(call.Call.Args) == 1 && call.Call.Args[0] == err
+	return ok && TextOf(call.Common()) == err
 }
 
 // errorFieldsStored returns the values stored into the error-typed fields of a, a struct
@@ -794,17 +807,9 @@ func madeAt(fn *ssa.Function) ssa.Instruction {
 // be read with the Load method of a sync/atomic type.
 func guardField(v ssa.Value) *ssa.FieldAddr {
 	switch v := v.(type) {
-	case *ssa.Call:
-		if fa := atomicField(v.Common(), "Load"); fa != nil {
-			return fa
-		}
 	case *ssa.UnOp:
 		if v.Op == token.NOT {
 			return guardField(v.X)
-		}
-		if v.Op == token.MUL {
-			fa, _ := v.X.(*ssa.FieldAddr)
-			return fa
 		}
 	case *ssa.BinOp:
 		if v.Op != token.EQL && v.Op != token.NEQ {
@@ -816,8 +821,9 @@ func guardField(v ssa.Value) *ssa.FieldAddr {
 		if _, ok := v.X.(*ssa.Const); ok {
 			return guardField(v.Y)
 		}
+		return nil
 	}
-	return nil
+	return readField(v)
 }
 
 // fieldGuard is an If's test of a struct field against a constant: the field, the constant
@@ -859,7 +865,7 @@ func guardOf(v ssa.Value) (fieldGuard, bool) {
 		}
 		return g, true
 	}
-	if fa := readField(v); fa != nil && isBool(v.Type()) {
+	if fa := readField(v); fa != nil && typesutil.IsBool(v.Type()) {
 		return fieldGuard{fa: fa, k: constant.MakeBool(false), holds: 1}, true
 	}
 	return fieldGuard{}, false
@@ -867,21 +873,10 @@ func guardOf(v ssa.Value) (fieldGuard, bool) {
 
 // readField returns the field v reads, *s.f or s.f.Load() of a sync/atomic field, or nil.
 func readField(v ssa.Value) *ssa.FieldAddr {
-	switch v := v.(type) {
-	case *ssa.Call:
-		return atomicField(v.Common(), "Load")
-	case *ssa.UnOp:
-		if v.Op == token.MUL {
-			fa, _ := v.X.(*ssa.FieldAddr)
-			return fa
-		}
+	if call, ok := v.(*ssa.Call); ok {
+		return atomicField(call.Common(), "Load")
 	}
-	return nil
-}
-
-func isBool(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsBoolean != 0
+	return loadedField(v)
 }
 
 // setsAway reports whether fn, on the side of the test d ends with that the first use runs on

@@ -322,3 +322,9 @@ func IsInterfaceMethod(fn *types.Func) bool {
 	recv := fn.Signature().Recv()
 	return recv != nil && types.IsInterface(recv.Type())
 }
+
+// IsBool reports whether t's underlying type is a boolean.
+func IsBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
