@@ -69,7 +69,7 @@
 // call whose every production implementation ignores its ctx loses nothing. A root reached only
 // on a branch of a bool parameter (if !ensureInit { return nil } … load), or of a parameter
 // compared with an integer or string constant (if purpose != intervalUpdate { return } … save),
-// is not reached by a call passing another constant.
+// is not reached by a call passing another constant, static or through an interface.
 //
 // A transitive report claims the handler's deadline is lost in work done for it. The chain
 // therefore stops at work that is not: a goroutine a callee starts (its lifetime is its own), a

@@ -497,9 +497,14 @@ func (d *dropper) calleeDrop(call ssa.CallInstruction) (string, *drop) {
 		}
 	}
 	if out != nil {
-		var args []ssa.Value // a static call's arguments index its callee's parameters (a wrapper's do not)
+		// The arguments as the callee's parameters, receiver first: a static call's (a
+		// wrapper's do not index them), or an interface call's after its receiver, which is
+		// no constant — each implementation's bool parameter is the same argument.
+		var args []ssa.Value
 		if callee := common.StaticCallee(); callee != nil && !isWrapper(callee) {
 			args = common.Args
+		} else if common.IsInvoke() {
+			args = append([]ssa.Value{nil}, common.Args...)
 		}
 		if out = out.reachedBy(args, call.Parent()); out == nil {
 			return "", nil

@@ -85,3 +85,17 @@ func (i *Index) mark() { // want mark:"drops ctx: context.Background"
 func (i *Index) save() { // want save:"drops ctx: context.Background"
 	_ = exec.CommandContext(context.Background(), "save-window").Run()
 }
+
+// SetReadOnly redoes the prepared work, with a root, only when turning read-only off, and
+// then only on a store that was super read-only: a conjunction on the parameter.
+func (i *Index) SetReadOnly(ctx context.Context, rdonly bool) error { // want SetReadOnly:"drops ctx: .* if param 2 is false"
+	if !rdonly && len(i.shards) > 0 {
+		return i.redo()
+	}
+	return exec.CommandContext(ctx, "set-read-only").Run()
+}
+
+// redo replays the prepared work with a root: no ctx to pass.
+func (i *Index) redo() error { // want redo:"drops ctx: context.Background"
+	return exec.CommandContext(context.Background(), "redo").Run()
+}
