@@ -509,20 +509,39 @@ func ContainerField(c ssa.Value) *types.Var {
 }
 
 // elemKey is the key of the elements of a map, slice or array type (or a pointer to an
-// array): its element type, as a string, so that identical types meet. nil for other types.
+// array): its element type, as a string, so that identical types meet — a field's
+// []func(ctx context.Context, id string) error and the literal []func(context.Context,
+// string) error stored into it too. nil for other types.
 func elemKey(t types.Type) any {
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Map:
-		return "elem " + types.TypeString(u.Elem(), nil)
+		return "elem " + types.TypeString(unnamedParams(u.Elem()), nil)
 	case *types.Slice:
-		return "elem " + types.TypeString(u.Elem(), nil)
+		return "elem " + types.TypeString(unnamedParams(u.Elem()), nil)
 	case *types.Array:
-		return "elem " + types.TypeString(u.Elem(), nil)
+		return "elem " + types.TypeString(unnamedParams(u.Elem()), nil)
 	}
 	return nil
+}
+
+// unnamedParams returns t, a func type literal without the names of its parameters and
+// results (which identical types need not share), or t itself for any other type.
+func unnamedParams(t types.Type) types.Type {
+	sig, ok := t.(*types.Signature)
+	if !ok {
+		return t
+	}
+	strip := func(tup *types.Tuple) *types.Tuple {
+		vars := make([]*types.Var, tup.Len())
+		for i := range vars {
+			vars[i] = types.NewParam(token.NoPos, nil, "", unnamedParams(tup.At(i).Type()))
+		}
+		return types.NewTuple(vars...)
+	}
+	return types.NewSignatureType(nil, nil, nil, strip(sig.Params()), strip(sig.Results()), sig.Variadic())
 }
 
 // LocalElements returns the values stored into the elements of a map or slice made in the

@@ -144,3 +144,33 @@ func (s *locker) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	}()
 	return nil, nil
 }
+
+// A slice field whose type names its parameters, filled with a literal whose type does not:
+// the same type, so the elements stored are the ones called.
+type validating struct {
+	catalogpb.UnimplementedCatalogServer
+	validators []func(ctx context.Context, req *catalogpb.GetItemRequest) error
+}
+
+func (c *cleaner) checkReq(ctx context.Context, req *catalogpb.GetItemRequest) error {
+	return fetch(ctx, req.GetId())
+}
+
+func (c *cleaner) purgeReq(ctx context.Context, req *catalogpb.GetItemRequest) error { // want purgeReq:"drops ctx"
+	return fetch(context.Background(), req.GetId())
+}
+
+func newValidating(c *cleaner) *validating {
+	v := &validating{}
+	v.validators = []func(context.Context, *catalogpb.GetItemRequest) error{c.checkReq, c.purgeReq}
+	return v
+}
+
+func (s *validating) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	for _, v := range s.validators {
+		if err := v(ctx, req); err != nil { // want `dynamic\.cleaner\.purgeReq, called in handler validating\.GetItem, works with context\.Background\(\)`
+			return nil, err
+		}
+	}
+	return &catalogpb.Item{Id: req.GetId()}, nil
+}
