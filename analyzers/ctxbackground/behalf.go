@@ -1,6 +1,7 @@
 package ctxbackground
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -9,6 +10,7 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/scope"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
+	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
 
 // What a transitive report claims — "this handler's deadline is lost in that helper" — is true
@@ -59,23 +61,119 @@ func dynamic(instr ssa.CallInstruction) bool {
 func boundedRoot(o ctxorigin.Origin) bool { return o.Deadline }
 
 // usesOwnCtxBeside reports whether fn — the function the bounded root made by root is in, or
-// the declared function enclosing it — hands its own ctx parameter to other work than the root's.
-// Its author had the caller's ctx in hand and gave this work a fresh budget instead, on purpose:
-// a rollback that must run when the caller's budget is spent, a fallback after the caller gave
-// up. A function that never works with the ctx it takes, or picks the root instead of its ctx
-// for the same work (base := ctx; if long { base = context.Background() }), is not so.
+// the declared function enclosing it — hands its own ctx parameter to other work than the root's,
+// or lends the root its ctx's values (lendsOwnValues). Its author had the caller's ctx in hand
+// and gave this work a fresh budget instead, on purpose: a rollback that must run when the
+// caller's budget is spent, a fallback after the caller gave up, a shadow run that keeps the
+// caller's trace. A function that never works with the ctx it takes — only logs or counts with
+// it, which does nothing with its deadline — or picks the root instead of its ctx for the same
+// work (base := ctx; if long { base = context.Background() }), is not so.
 func (d *dropper) usesOwnCtxBeside(fn *ssa.Function, root *ssa.Call) bool {
 	for fn.Parent() != nil {
 		fn = fn.Parent()
 	}
 	for _, f := range ctxorigin.WithLiterals(fn) {
 		for _, s := range ctxorigin.Sinks(f) {
+			if s.Func != nil && d.res.CallIgnoresCtx(s.Instr.Common()) {
+				continue // a log line, a metric: no work that could have kept the caller's deadline
+			}
 			own, rooted := false, false
 			for _, o := range d.info.Origins.Of(s.Ctx) {
-				own = own || o.Kind == ctxorigin.Param && o.Param.Parent() == fn
+				own = own || ownParam(o, fn)
 				rooted = rooted || o.Call == root
 			}
 			if own && !rooted {
+				return true
+			}
+		}
+	}
+	return d.lendsOwnValues(fn, root)
+}
+
+// ownParam reports whether the origin o is a ctx parameter of fn.
+func ownParam(o ctxorigin.Origin, fn *ssa.Function) bool {
+	return o.Kind == ctxorigin.Param && o.Param.Parent() == fn
+}
+
+// lendsOwnValues reports whether fn, or a literal in it, hands a call that makes a ctx both the
+// ctx made from root and fn's own ctx or a value read from it
+// (trace.ContextWithSpanContext(newCtx, trace.SpanContextFromContext(ctx))): the caller's values
+// kept on a fresh budget chosen for this work — a detach decided and bounded, as
+// context.WithTimeout(context.WithoutCancel(ctx), d) is since Go 1.21.
+func (d *dropper) lendsOwnValues(fn *ssa.Function, root *ssa.Call) bool {
+	for _, f := range ctxorigin.WithLiterals(fn) {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok || !makesCtx(call) {
+					continue
+				}
+				rooted, own := -1, -1 // two arguments: one ctx chosen between them is no lending
+				for i, a := range call.Call.Args {
+					if !typesutil.IsContext(a.Type()) {
+						if d.readFromOwn(a, fn, 0) {
+							own = i
+						}
+						continue
+					}
+					for _, o := range d.info.Origins.Of(a) {
+						if o.Call == root {
+							rooted = i
+						} else if ownParam(o, fn) && rooted != i {
+							own = i
+						}
+					}
+				}
+				if rooted >= 0 && own >= 0 && rooted != own {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// makesCtx reports whether call returns a ctx, alone or first (tracer.Start's (ctx, span)).
+func makesCtx(call *ssa.Call) bool {
+	t := call.Type()
+	if tup, ok := t.(*types.Tuple); ok {
+		return tup.Len() > 0 && typesutil.IsContext(tup.At(0).Type())
+	}
+	return typesutil.IsContext(t)
+}
+
+// readFromOwn reports whether v is the result of a call given fn's own ctx (a span, a logger, a
+// metadata read out of it), through results, locals and variables a literal captures.
+func (d *dropper) readFromOwn(v ssa.Value, fn *ssa.Function, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Extract:
+		return d.readFromOwn(x.Tuple, fn, depth+1)
+	case *ssa.Call:
+		for _, a := range x.Call.Args {
+			if typesutil.IsContext(a.Type()) {
+				for _, o := range d.info.Origins.Of(a) {
+					if ownParam(o, fn) {
+						return true
+					}
+				}
+			}
+		}
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			return d.readFromOwn(x.X, fn, depth+1)
+		}
+	case *ssa.FreeVar:
+		for _, b := range valueflow.Bindings(x) {
+			if d.readFromOwn(b, fn, depth+1) {
+				return true
+			}
+		}
+	case *ssa.Alloc:
+		for _, st := range valueflow.LocalStores(x) {
+			if d.readFromOwn(st, fn, depth+1) {
 				return true
 			}
 		}

@@ -100,7 +100,11 @@
 // a function (or, through an interface, every implementation in sight) whose only work with its
 // ctx is done on the first use of state it keeps or in a literal the Do of a shared sync.Once
 // runs — a field's, not a local Once that runs on every call — (a store reading its ID once
-// into an atomic field: initialisation every later caller shares). In the
+// into an atomic field: initialisation every later caller shares), nor a bounded fresh budget a
+// helper picks for one piece of work beside work it does with its own ctx (a rollback after the
+// caller's budget ran out), or lends its ctx's values to (trace.ContextWithSpan(fresh,
+// trace.SpanFromContext(ctx)): a detach decided and bounded) — a log line or a metric beside it
+// is no such work. In the
 // handler itself, a bounded fresh ctx in a deferred function literal is the cleanup idiom and is
 // not reported, nor is one made only on the way out of a failure: in the err != nil branch from
 // which the handler returns that error, or from which a goroutine it starts (one with no

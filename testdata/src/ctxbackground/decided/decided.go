@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"example.com/gen/catalogpb"
+	"go.opentelemetry.io/otel/trace"
 )
 
 type db interface {
@@ -52,6 +53,37 @@ func (s *Shards) Rebalance(ctx context.Context, id string, long bool) error { //
 	return s.db.Exec(bctx, "rebalance "+id)
 }
 
+type reqIDKey struct{}
+
+// audit notes an event with the caller's request ID: it only reads a value out of its ctx.
+func audit(ctx context.Context, msg string) {
+	id, _ := ctx.Value(reqIDKey{}).(string)
+	_ = id + msg
+}
+
+// Fetch only notes the fetch with the ctx it takes, then fetches on a fresh budget: the note
+// keeps nothing of the caller's deadline, so the fetch loses it.
+func (s *Shards) Fetch(ctx context.Context, id string) error { // want Fetch:"drops ctx"
+	audit(ctx, "fetch "+id)
+	fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return s.db.Exec(fctx, "fetch "+id)
+}
+
+// Shadow replays a move on a fresh budget that keeps the caller's trace, in a literal as a
+// panic guard would run it: the caller's values lent to a budget of its own — a detach
+// decided and bounded, the WithTimeout(WithoutCancel(ctx), d) of code before Go 1.21.
+func (s *Shards) Shadow(ctx context.Context, id string) {
+	span := trace.SpanFromContext(ctx)
+	func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		sctx = trace.ContextWithSpan(sctx, span)
+		_ = s.db.Exec(sctx, "shadow "+id)
+	}()
+	audit(ctx, "shadowed "+id)
+}
+
 // Server serves the catalog and moves shards for it.
 type Server struct {
 	catalogpb.UnimplementedCatalogServer
@@ -68,5 +100,9 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if err := s.shards.Rebalance(ctx, req.GetId(), true); err != nil { // want `decided\.Shards\.Rebalance, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 		return nil, err
 	}
+	if err := s.shards.Fetch(ctx, req.GetId()); err != nil { // want `decided\.Shards\.Fetch, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
+		return nil, err
+	}
+	s.shards.Shadow(ctx, req.GetId()) // the caller's trace on a budget of its own: silent
 	return &catalogpb.Item{Id: req.GetId()}, nil
 }
