@@ -62,19 +62,19 @@ func boundedRoot(o ctxorigin.Origin) bool { return o.Deadline }
 
 // usesOwnCtxBeside reports whether fn — the function the bounded root made by root is in, or
 // the declared function enclosing it — hands its own ctx parameter to other work than the root's,
-// or lends the root its ctx's values (lendsOwnValues). Its author had the caller's ctx in hand
-// and gave this work a fresh budget instead, on purpose: a rollback that must run when the
-// caller's budget is spent, a fallback after the caller gave up, a shadow run that keeps the
-// caller's trace. A function that never works with the ctx it takes — only logs or counts with
-// it, which does nothing with its deadline — or picks the root instead of its ctx for the same
-// work (base := ctx; if long { base = context.Background() }), is not so.
-func (d *dropper) usesOwnCtxBeside(fn *ssa.Function, root *ssa.Call) bool {
+// or lent the caller's values to the ctx the work runs on, sinkCtx (lentOnTheWay). Its author had
+// the caller's ctx in hand and gave this work a fresh budget instead, on purpose: a rollback that
+// must run when the caller's budget is spent, a fallback after the caller gave up, a shadow run
+// that keeps the caller's trace. A function that never works with the ctx it takes — only logs
+// or counts with it, which does nothing with its deadline — or picks the root instead of its ctx
+// for the same work (base := ctx; if long { base = context.Background() }), is not so.
+func (d *dropper) usesOwnCtxBeside(fn *ssa.Function, root *ssa.Call, sinkCtx ssa.Value) bool {
 	for fn.Parent() != nil {
 		fn = fn.Parent()
 	}
 	for _, f := range ctxorigin.WithLiterals(fn) {
 		for _, s := range ctxorigin.Sinks(f) {
-			if s.Func != nil && d.res.CallIgnoresCtx(s.Instr.Common()) {
+			if s.Func != nil && d.res.CallDoesNoWork(s.Instr.Common()) {
 				continue // a log line, a metric: no work that could have kept the caller's deadline
 			}
 			own, rooted := false, false
@@ -87,7 +87,7 @@ func (d *dropper) usesOwnCtxBeside(fn *ssa.Function, root *ssa.Call) bool {
 			}
 		}
 	}
-	return d.lendsOwnValues(fn, root)
+	return d.lentOnTheWay(sinkCtx, root, fn, 0)
 }
 
 // ownParam reports whether the origin o is a ctx parameter of fn.
@@ -95,42 +95,95 @@ func ownParam(o ctxorigin.Origin, fn *ssa.Function) bool {
 	return o.Kind == ctxorigin.Param && o.Param.Parent() == fn
 }
 
-// lendsOwnValues reports whether fn, or a literal in it, hands a call that makes a ctx both the
-// ctx made from root and fn's own ctx or a value read from it
-// (trace.ContextWithSpanContext(newCtx, trace.SpanContextFromContext(ctx))): the caller's values
-// kept on a fresh budget chosen for this work — a detach decided and bounded, as
-// context.WithTimeout(context.WithoutCancel(ctx), d) is since Go 1.21.
-func (d *dropper) lendsOwnValues(fn *ssa.Function, root *ssa.Call) bool {
-	for _, f := range ctxorigin.WithLiterals(fn) {
-		for _, b := range f.Blocks {
-			for _, instr := range b.Instrs {
-				call, ok := instr.(*ssa.Call)
-				if !ok || !makesCtx(call) {
-					continue
-				}
-				rooted, own := -1, -1 // two arguments: one ctx chosen between them is no lending
-				for i, a := range call.Call.Args {
-					if !typesutil.IsContext(a.Type()) {
-						if d.readFromOwn(a, fn, 0) {
-							own = i
-						}
-						continue
-					}
-					for _, o := range d.info.Origins.Of(a) {
-						if o.Call == root {
-							rooted = i
-						} else if ownParam(o, fn) && rooted != i {
-							own = i
-						}
-					}
-				}
-				if rooted >= 0 && own >= 0 && rooted != own {
-					return true
-				}
+// lentOnTheWay reports whether the ctx v, made from root, was given a value read from fn's own
+// ctx on every way from root to v: a call that makes a ctx from the root's ctx and fn's ctx or
+// such a value (trace.ContextWithSpan(fresh, trace.SpanFromContext(ctx)), context.WithValue(fresh,
+// k, tenant(ctx))). The caller's values put back on a fresh budget chosen for this work are a
+// detach decided and bounded, as context.WithTimeout(context.WithoutCancel(ctx), d) is since Go
+// 1.21 — a value the work would carry anyway if it derived from ctx. A ctx that may be fn's own
+// on the way (a branch picking the root or ctx) lends nothing.
+func (d *dropper) lentOnTheWay(v ssa.Value, root *ssa.Call, fn *ssa.Function, depth int) bool {
+	if depth > 12 {
+		return false
+	}
+	all := func(vs []ssa.Value) bool { // every way that may be the root's is lent
+		any := false
+		for _, x := range vs {
+			if typesutil.IsContext(x.Type()) && !d.mayBeRooted(x, root) {
+				continue // fn's own ctx on this way: nothing dropped
 			}
+			if !d.lentOnTheWay(x, root, fn, depth+1) {
+				return false
+			}
+			any = true
+		}
+		return any
+	}
+	switch x := v.(type) {
+	case *ssa.Extract:
+		return d.lentOnTheWay(x.Tuple, root, fn, depth+1)
+	case *ssa.Phi:
+		return all(x.Edges)
+	case *ssa.UnOp:
+		return x.Op == token.MUL && d.lentOnTheWay(x.X, root, fn, depth+1)
+	case *ssa.Alloc:
+		return all(valueflow.LocalStores(x))
+	case *ssa.FreeVar:
+		return all(valueflow.Bindings(x))
+	case *ssa.Call:
+		if !makesCtx(x) {
+			return false
+		}
+		var rooted []ssa.Value
+		for _, a := range x.Call.Args {
+			switch {
+			case typesutil.IsContext(a.Type()) && d.mayBeRooted(a, root):
+				rooted = append(rooted, a) // the root's ctx, or fn's on another way: followed
+			case typesutil.IsContext(a.Type()):
+				for _, o := range d.info.Origins.Of(a) {
+					if ownParam(o, fn) {
+						return len(x.Call.Args) > 1 && d.hasRootedArg(x, root, fn) // CopyTraceContext(fresh, ctx)
+					}
+				}
+			case !isTime(a.Type()) && d.readFromOwn(a, fn, 0):
+				return d.hasRootedArg(x, root, fn)
+			}
+		}
+		return all(rooted)
+	}
+	return false
+}
+
+// hasRootedArg reports whether a ctx argument of call is made from root, and never fn's own.
+func (d *dropper) hasRootedArg(call *ssa.Call, root *ssa.Call, fn *ssa.Function) bool {
+	for _, a := range call.Call.Args {
+		if typesutil.IsContext(a.Type()) && d.rootedOnly(a, root, fn) {
+			return true
 		}
 	}
 	return false
+}
+
+// mayBeRooted reports whether the ctx v may come from root.
+func (d *dropper) mayBeRooted(v ssa.Value, root *ssa.Call) bool {
+	for _, o := range d.info.Origins.Of(v) {
+		if o.Call == root {
+			return true
+		}
+	}
+	return false
+}
+
+// rootedOnly reports whether the ctx v may come from root and never from fn's own ctx.
+func (d *dropper) rootedOnly(v ssa.Value, root *ssa.Call, fn *ssa.Function) bool {
+	rooted := false
+	for _, o := range d.info.Origins.Of(v) {
+		if ownParam(o, fn) {
+			return false
+		}
+		rooted = rooted || o.Call == root
+	}
+	return rooted
 }
 
 // makesCtx reports whether call returns a ctx, alone or first (tracer.Start's (ctx, span)).
@@ -142,8 +195,20 @@ func makesCtx(call *ssa.Call) bool {
 	return typesutil.IsContext(t)
 }
 
-// readFromOwn reports whether v is the result of a call given fn's own ctx (a span, a logger, a
-// metadata read out of it), through results, locals and variables a literal captures.
+// isTime reports whether t is time.Duration or time.Time: a budget or a deadline, not a value
+// a ctx carries (WithTimeout(fresh, budgetFor(ctx)) lends nothing).
+func isTime(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "time" {
+		return false
+	}
+	return n.Obj().Name() == "Duration" || n.Obj().Name() == "Time"
+}
+
+// readFromOwn reports whether v is the result of a call given fn's own ctx (a span, a tenant,
+// a logger read out of it), through conversions, results, locals and variables a literal
+// captures. Incoming gRPC metadata is not one: the outgoing call needs it copied whether or not
+// its ctx derives from the caller's, so copying it decides nothing.
 func (d *dropper) readFromOwn(v ssa.Value, fn *ssa.Function, depth int) bool {
 	if depth > 8 {
 		return false
@@ -151,7 +216,16 @@ func (d *dropper) readFromOwn(v ssa.Value, fn *ssa.Function, depth int) bool {
 	switch x := v.(type) {
 	case *ssa.Extract:
 		return d.readFromOwn(x.Tuple, fn, depth+1)
+	case *ssa.MakeInterface:
+		return d.readFromOwn(x.X, fn, depth+1)
+	case *ssa.ChangeType:
+		return d.readFromOwn(x.X, fn, depth+1)
+	case *ssa.Convert:
+		return d.readFromOwn(x.X, fn, depth+1)
 	case *ssa.Call:
+		if typesutil.IsFunc(ctxorigin.Callee(&x.Call), "google.golang.org/grpc/metadata", "FromIncomingContext") {
+			return false
+		}
 		for _, a := range x.Call.Args {
 			if typesutil.IsContext(a.Type()) {
 				for _, o := range d.info.Origins.Of(a) {

@@ -370,7 +370,7 @@ func (d *dropper) ownRoots(fn *ssa.Function, dr *drop) {
 				if o.Kind != ctxorigin.Root || o.Call != nil && ctxorigin.ReplacesNoCtx(o.Call) {
 					continue
 				}
-				if boundedRoot(o) && o.Call != nil && d.usesOwnCtxBeside(o.Call.Parent(), o.Call) {
+				if boundedRoot(o) && o.Call != nil && d.usesOwnCtxBeside(o.Call.Parent(), o.Call, s.Ctx) {
 					continue // a fresh budget chosen beside the caller's ctx: a rollback, a fallback
 				}
 				if rpc && !boundedRoot(o) && o.Call != nil && !d.convenience(s, o.Call) {
@@ -467,10 +467,19 @@ func (d *dropper) callbackDrop(common *ssa.CallCommon) (string, *drop) {
 // ctx on means the handler's call may well keep its deadline.
 func (d *dropper) calleeDrop(call ssa.CallInstruction) (string, *drop) {
 	common := call.Common()
-	targets := d.targets.Targets(common)
+	// The arguments as the callee's parameters, receiver first: a static call's (a wrapper's
+	// do not index them), or an interface call's after its receiver, which is no constant —
+	// each implementation's bool parameter is the same argument. A target reaches, on this
+	// call, only the roots no constant argument excludes; it is named only if it reaches one.
+	var args []ssa.Value
+	if callee := common.StaticCallee(); callee != nil && !isWrapper(callee) {
+		args = common.Args
+	} else if common.IsInvoke() {
+		args = append([]ssa.Value{nil}, common.Args...)
+	}
 	var name string
 	var out *drop
-	for _, t := range targets {
+	for _, t := range d.targets.Targets(common) {
 		if common.IsInvoke() && d.isClientAdapter(t) {
 			continue
 		}
@@ -481,6 +490,9 @@ func (d *dropper) calleeDrop(call ssa.CallInstruction) (string, *drop) {
 			}
 			continue
 		}
+		if dr = dr.reachedBy(args, call.Parent()); dr == nil {
+			continue // its roots are on branches this call's constants exclude
+		}
 		if out == nil {
 			name, out = targetName(t), new(drop)
 		}
@@ -489,25 +501,13 @@ func (d *dropper) calleeDrop(call ssa.CallInstruction) (string, *drop) {
 		}
 	}
 	if fd := d.fieldRootDrop(common); fd != nil {
-		if out == nil {
-			name, out = targetName(callees.Target{Obj: d.targets.ImportedCallee(common)}), new(drop)
-		}
-		for _, r := range fd.roots {
-			out.add(r)
-		}
-	}
-	if out != nil {
-		// The arguments as the callee's parameters, receiver first: a static call's (a
-		// wrapper's do not index them), or an interface call's after its receiver, which is
-		// no constant — each implementation's bool parameter is the same argument.
-		var args []ssa.Value
-		if callee := common.StaticCallee(); callee != nil && !isWrapper(callee) {
-			args = common.Args
-		} else if common.IsInvoke() {
-			args = append([]ssa.Value{nil}, common.Args...)
-		}
-		if out = out.reachedBy(args, call.Parent()); out == nil {
-			return "", nil
+		if fd = fd.reachedBy(args, call.Parent()); fd != nil {
+			if out == nil {
+				name, out = targetName(callees.Target{Obj: d.targets.ImportedCallee(common)}), new(drop)
+			}
+			for _, r := range fd.roots {
+				out.add(r)
+			}
 		}
 	}
 	return name, out

@@ -304,6 +304,14 @@ func (r *Result) CallIgnoresCtx(common *ssa.CallCommon) bool {
 	return ig.in(anyNoWork, func() bool { return ig.invokeNoWork(common) })
 }
 
+// CallDoesNoWork reports whether the call does no work with the ctx it is given, as
+// CallIgnoresCtx does, but for an interface call by every concrete type its receiver may hold,
+// all of them in sight (callees.Dynamic), not the implementations in sight: an in-memory store
+// beside the interface says nothing of the database store main wires in.
+func (r *Result) CallDoesNoWork(common *ssa.CallCommon) bool {
+	return r.callNoWork(anyNoWork, common, true)
+}
+
 // CallCarriesOnly reports whether the call refers to the ctx it is given only to carry values
 // (the carries mode: read from, logged or measured with): its callee, by its body here or its
 // fact elsewhere; for an interface call, every concrete type its receiver may hold, all of them
