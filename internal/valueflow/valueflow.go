@@ -527,10 +527,10 @@ func elemKey(t types.Type) any {
 	return nil
 }
 
-// unnamedParams returns t, a func type literal without the names of its parameters and
-// results (which identical types need not share), or t itself for any other type.
+// unnamedParams returns t, a func type literal (or an alias of one) without the names of its
+// parameters and results (which identical types need not share), or t itself for any other type.
 func unnamedParams(t types.Type) types.Type {
-	sig, ok := t.(*types.Signature)
+	sig, ok := types.Unalias(t).(*types.Signature)
 	if !ok {
 		return t
 	}

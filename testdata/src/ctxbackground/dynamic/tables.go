@@ -174,3 +174,28 @@ func (s *validating) GetItem(ctx context.Context, req *catalogpb.GetItemRequest)
 	}
 	return &catalogpb.Item{Id: req.GetId()}, nil
 }
+
+// An alias of the func type names the same type: its elements are the literal's.
+type hookFn = func(ctx context.Context, req *catalogpb.GetItemRequest, n int) error
+
+type aliasHooks struct {
+	catalogpb.UnimplementedCatalogServer
+	hooks []hookFn
+}
+
+func (c *cleaner) sweepReq(ctx context.Context, req *catalogpb.GetItemRequest, n int) error { // want sweepReq:"drops ctx"
+	return fetch(context.Background(), req.GetId())
+}
+
+func newAliasHooks(c *cleaner) *aliasHooks {
+	return &aliasHooks{hooks: []func(context.Context, *catalogpb.GetItemRequest, int) error{c.sweepReq}}
+}
+
+func (s *aliasHooks) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	for i, h := range s.hooks {
+		if err := h(ctx, req, i); err != nil { // want `dynamic\.cleaner\.sweepReq, called in handler aliasHooks\.GetItem, works with context\.Background\(\)`
+			return nil, err
+		}
+	}
+	return &catalogpb.Item{Id: req.GetId()}, nil
+}
