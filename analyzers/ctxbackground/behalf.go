@@ -139,12 +139,8 @@ func (d *dropper) lentOnTheWay(v ssa.Value, root *ssa.Call, fn *ssa.Function, de
 			switch {
 			case typesutil.IsContext(a.Type()) && d.mayBeRooted(a, root):
 				rooted = append(rooted, a) // the root's ctx, or fn's on another way: followed
-			case typesutil.IsContext(a.Type()):
-				for _, o := range d.info.Origins.Of(a) {
-					if ownParam(o, fn) {
-						return len(x.Call.Args) > 1 && d.hasRootedArg(x, root, fn) // CopyTraceContext(fresh, ctx)
-					}
-				}
+			case typesutil.IsContext(a.Type()) && d.mayBeOwn(a, fn):
+				return d.hasRootedArg(x, root, fn) // CopyTraceContext(fresh, ctx)
 			case !isTime(a.Type()) && d.readFromOwn(a, fn, 0):
 				return d.hasRootedArg(x, root, fn)
 			}
@@ -174,16 +170,19 @@ func (d *dropper) mayBeRooted(v ssa.Value, root *ssa.Call) bool {
 	return false
 }
 
-// rootedOnly reports whether the ctx v may come from root and never from fn's own ctx.
-func (d *dropper) rootedOnly(v ssa.Value, root *ssa.Call, fn *ssa.Function) bool {
-	rooted := false
+// mayBeOwn reports whether the ctx v may be fn's own ctx parameter.
+func (d *dropper) mayBeOwn(v ssa.Value, fn *ssa.Function) bool {
 	for _, o := range d.info.Origins.Of(v) {
 		if ownParam(o, fn) {
-			return false
+			return true
 		}
-		rooted = rooted || o.Call == root
 	}
-	return rooted
+	return false
+}
+
+// rootedOnly reports whether the ctx v may come from root and never from fn's own ctx.
+func (d *dropper) rootedOnly(v ssa.Value, root *ssa.Call, fn *ssa.Function) bool {
+	return d.mayBeRooted(v, root) && !d.mayBeOwn(v, fn)
 }
 
 // makesCtx reports whether call returns a ctx, alone or first (tracer.Start's (ctx, span)).
@@ -198,11 +197,7 @@ func makesCtx(call *ssa.Call) bool {
 // isTime reports whether t is time.Duration or time.Time: a budget or a deadline, not a value
 // a ctx carries (WithTimeout(fresh, budgetFor(ctx)) lends nothing).
 func isTime(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "time" {
-		return false
-	}
-	return n.Obj().Name() == "Duration" || n.Obj().Name() == "Time"
+	return typesutil.IsNamed(t, "time", "Duration") || typesutil.IsNamed(t, "time", "Time")
 }
 
 // readFromOwn reports whether v is the result of a call given fn's own ctx (a span, a tenant,
@@ -227,12 +222,8 @@ func (d *dropper) readFromOwn(v ssa.Value, fn *ssa.Function, depth int) bool {
 			return false
 		}
 		for _, a := range x.Call.Args {
-			if typesutil.IsContext(a.Type()) {
-				for _, o := range d.info.Origins.Of(a) {
-					if ownParam(o, fn) {
-						return true
-					}
-				}
+			if typesutil.IsContext(a.Type()) && d.mayBeOwn(a, fn) {
+				return true
 			}
 		}
 	case *ssa.UnOp:
