@@ -144,7 +144,8 @@ func addRoot(roots []root, r root) []root {
 	return append(roots, r)
 }
 
-// reachedBy returns the roots of dr a static call in caller with arguments args reaches: those
+// reachedBy returns the roots of dr a call in caller with arguments args (indexed as the
+// callee's parameters, receiver first; none for a call they cannot index) reaches: those
 // whose needs no constant argument contradicts. A call passing false for the ensureInit a load
 // needs does not reach the load's root; one passing its own bool parameter on reaches it under
 // the same need of that parameter; any other argument, on any call.
