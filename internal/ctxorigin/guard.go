@@ -165,11 +165,16 @@ func derivationKept(derive *ssa.Call, depth int) bool {
 
 // storedInField reports whether the function value v (a cancel function) is stored in a struct
 // field, as it is, converted to another func type (a context.CancelFunc kept in a func()), or
-// called by a function literal stored there (CancelFn: func(err error) { cancel(err) }).
-func storedInField(v ssa.Value) bool {
-	if _, fn := v.Type().Underlying().(*types.Signature); !fn {
+// called by a function literal stored there (CancelFn: func(err error) { cancel(err) }). A
+// field of a local struct that nothing takes out of the function keeps nothing (g :=
+// guard{cancel: cancel}; defer g.cancel()).
+func storedInField(v ssa.Value) bool { return storedIn(v, make(map[ssa.Value]bool)) }
+
+func storedIn(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if _, fn := v.Type().Underlying().(*types.Signature); !fn || seen[v] {
 		return false
 	}
+	seen[v] = true
 	for _, ref := range *v.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.Store:
@@ -178,9 +183,11 @@ func storedInField(v ssa.Value) bool {
 			}
 			switch addr := ref.Addr.(type) {
 			case *ssa.FieldAddr:
-				return true
-			case *ssa.Alloc: // the variable a function literal captures
-				if capturedByStored(addr) {
+				if keptField(addr) {
+					return true
+				}
+			case *ssa.Alloc: // a variable: go/ssa keeps one a literal captures in a cell
+				if capturedByStored(addr, seen) {
 					return true
 				}
 			}
@@ -189,9 +196,38 @@ func storedInField(v ssa.Value) bool {
 				return true
 			}
 		case *ssa.ChangeType:
-			if storedInField(ref) {
+			if storedIn(ref, seen) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// keptField reports whether a value stored through the field address addr outlives the function:
+// the field of a struct that is not a local one, or of a local one the function hands out (a
+// return, a store, a map, a call: &task{cancel: cancel} kept in m.tasks).
+func keptField(addr *ssa.FieldAddr) bool {
+	local, ok := addr.X.(*ssa.Alloc)
+	return !ok || handedOut(local)
+}
+
+// handedOut reports whether the address of the local struct a, or its whole value, leaves the
+// function's own reads and writes of its fields.
+func handedOut(a *ssa.Alloc) bool {
+	for _, ref := range *a.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.FieldAddr, *ssa.DebugRef:
+		case *ssa.Store:
+			if ref.Val == a {
+				return true
+			}
+		case *ssa.UnOp: // the whole struct copied out
+			if ref.Op != token.MUL || ref.Referrers() != nil && len(*ref.Referrers()) > 0 {
+				return true
+			}
+		default:
+			return true
 		}
 	}
 	return false
@@ -221,9 +257,9 @@ func DerivedKept(v ssa.Value) bool {
 
 // capturedByStored reports whether the variable cell is captured by a function literal that
 // is stored in a struct field.
-func capturedByStored(cell *ssa.Alloc) bool {
+func capturedByStored(cell *ssa.Alloc, seen map[ssa.Value]bool) bool {
 	for _, ref := range *cell.Referrers() {
-		if mc, ok := ref.(*ssa.MakeClosure); ok && storedInField(mc) {
+		if mc, ok := ref.(*ssa.MakeClosure); ok && storedIn(mc, seen) {
 			return true
 		}
 	}

@@ -105,8 +105,20 @@ func (p *Pool) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*cat
 	if err := fetch(lctx, req.GetId()); err != nil { // want `objects\.fetch in handler Pool\.GetItem uses receiver field root, a ctx that outlives the request; pass ctx`
 		return nil, err
 	}
+
+	// A cancel kept only in a local struct, called through it as the handler returns: no
+	// object keeps the child, which is the pool's lifetime used for the request.
+	gctx, gcancel := context.WithCancel(p.root)
+	g := guard{stop: gcancel}
+	defer g.stop()
+	if err := fetch(gctx, req.GetId()); err != nil { // want `objects\.fetch in handler Pool\.GetItem uses receiver field root, a ctx that outlives the request; pass ctx`
+		return nil, err
+	}
 	return &catalogpb.Item{Id: req.GetId()}, nil
 }
+
+// guard calls a cancel function when asked to.
+type guard struct{ stop context.CancelFunc }
 
 // StopWorker ends a worker.
 func (p *Pool) StopWorker(id string) { p.workers[id]() }

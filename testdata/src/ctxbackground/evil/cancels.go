@@ -1,0 +1,38 @@
+package evil
+
+import (
+	"context"
+	"time"
+)
+
+type guard struct{ cancel context.CancelFunc }
+
+// guarded keeps its cancel function in a local struct it only calls it through as it returns:
+// no object keeps it, and the fresh root is the helper's own.
+func (s *Server) guarded(id string) { // want guarded:"drops ctx"
+	c, cancel := context.WithTimeout(context.Background(), time.Second)
+	g := guard{cancel: cancel}
+	defer g.cancel()
+	_, _ = load(c, id)
+}
+
+// kept hands the struct holding its cancel function to its caller: the object's lifetime.
+func (s *Server) kept(id string) *guard {
+	c, cancel := context.WithCancel(context.Background())
+	g := &guard{cancel: cancel}
+	_, _ = load(c, id)
+	return g
+}
+
+// swapped trades two captured cancel functions, and again in a loop: the variables' cells hand
+// their values to each other. Nothing keeps either.
+func (s *Server) swapped(id string) { // want swapped:"drops ctx"
+	c, cancel := context.WithTimeout(context.Background(), time.Second)
+	cur, next := cancel, func() {}
+	cur, next = next, cur
+	for range 3 {
+		cur, next = next, cur
+	}
+	defer func() { cur(); next() }()
+	_, _ = load(c, id)
+}
