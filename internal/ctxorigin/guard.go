@@ -164,8 +164,9 @@ func derivationKept(derive *ssa.Call, depth int) bool {
 }
 
 // storedInField reports whether the function value v (a cancel function) is stored in a struct
-// field, as it is, converted to another func type (a context.CancelFunc kept in a func()), or
-// called by a function literal stored there (CancelFn: func(err error) { cancel(err) }). A
+// field, as it is, converted to another func type (a context.CancelFunc kept in a func()), from
+// the variable a literal captures it in, or called by a function literal stored there (CancelFn:
+// func(err error) { cancel(err) }). A
 // field of a local struct that nothing takes out of the function keeps nothing (g :=
 // guard{cancel: cancel}; defer g.cancel()).
 func storedInField(v ssa.Value) bool { return storedIn(v, make(map[ssa.Value]bool)) }
@@ -187,7 +188,7 @@ func storedIn(v ssa.Value, seen map[ssa.Value]bool) bool {
 					return true
 				}
 			case *ssa.Alloc: // a variable: go/ssa keeps one a literal captures in a cell
-				if capturedByStored(addr, seen) {
+				if capturedByStored(addr, seen) || loadStored(addr, seen) {
 					return true
 				}
 			}
@@ -233,6 +234,58 @@ func handedOut(a *ssa.Alloc) bool {
 	return false
 }
 
+// loadStored reports whether the value of the variable cell — a cancel function go/ssa keeps
+// in a cell because a literal captures it (defer cancel() in the worker's literal) — is loaded
+// and stored where an object keeps it by the function that declares it (s.workers[id] =
+// cancel).
+func loadStored(cell *ssa.Alloc, seen map[ssa.Value]bool) bool {
+	for _, ref := range *cell.Referrers() {
+		if load, ok := ref.(*ssa.UnOp); ok && load.Op == token.MUL && storedIn(load, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// Captured returns the value a function literal's captured variable v holds — a free variable,
+// or a load of one that go/ssa keeps in a cell — when the literal's one maker binds it and the
+// enclosing function stores it once (valueflow.LocalStores), through nested literals; v itself
+// when it is not captured; nil when that is not known.
+func Captured(v ssa.Value) ssa.Value {
+	for range 8 {
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			fv, ok := load.X.(*ssa.FreeVar)
+			if !ok {
+				return v
+			}
+			cell, ok := only(valueflow.Bindings(fv)).(*ssa.Alloc)
+			if !ok {
+				return nil
+			}
+			if v = only(valueflow.LocalStores(cell)); v == nil {
+				return nil
+			}
+			continue
+		}
+		fv, ok := v.(*ssa.FreeVar)
+		if !ok {
+			return v
+		}
+		if v = only(valueflow.Bindings(fv)); v == nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// only returns the one value of vs, or nil.
+func only(vs []ssa.Value) ssa.Value {
+	if len(vs) != 1 {
+		return nil
+	}
+	return vs[0]
+}
+
 // fieldMap reports whether the map m is loaded from a struct field.
 func fieldMap(m ssa.Value) bool {
 	load, ok := m.(*ssa.UnOp)
@@ -243,11 +296,12 @@ func fieldMap(m ssa.Value) bool {
 	return field
 }
 
-// DerivedKept reports whether the ctx v is the child a derivation returns whose cancel
-// function an object keeps (in a field, a map it holds, or a function literal kept there): the
-// lifetime of the work the object will stop, not the request's.
+// DerivedKept reports whether the ctx v — or the value a literal's captured variable v holds
+// (Captured: a worker's literal handed to a pool) — is the child a derivation returns whose
+// cancel function an object keeps (in a field, a map it holds, or a function literal kept
+// there): the lifetime of the work the object will stop, not the request's.
 func DerivedKept(v ssa.Value) bool {
-	ext, ok := v.(*ssa.Extract)
+	ext, ok := Captured(v).(*ssa.Extract)
 	if !ok || ext.Index != 0 {
 		return false
 	}

@@ -36,3 +36,20 @@ func (s *Server) swapped(id string) { // want swapped:"drops ctx"
 	defer func() { cur(); next() }()
 	_, _ = load(c, id)
 }
+
+// watcher returns the struct that keeps its root's cancel, and cancels it itself in a deferred
+// literal when the first load fails: go/ssa keeps the captured cancel in a cell, and the store
+// into the struct is a load of it. The object's lifetime either way.
+func (s *Server) watcher(id string) (*guard, error) {
+	c, cancel := context.WithCancel(context.Background())
+	var err error
+	defer func() {
+		if err != nil {
+			cancel()
+		}
+	}()
+	if _, err = load(c, id); err != nil {
+		return nil, err
+	}
+	return &guard{cancel: cancel}, nil
+}

@@ -88,7 +88,11 @@ type Pool struct {
 	catalogpb.UnimplementedCatalogServer
 	root    context.Context
 	workers map[string]context.CancelFunc
+	exec    executor
 }
+
+// executor runs functions on workers out of sight.
+type executor interface{ Submit(func()) }
 
 func work(ctx context.Context, id string) {}
 
@@ -105,6 +109,21 @@ func (p *Pool) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*cat
 	if err := fetch(lctx, req.GetId()); err != nil { // want `objects\.fetch in handler Pool\.GetItem uses receiver field root, a ctx that outlives the request; pass ctx`
 		return nil, err
 	}
+
+	// A worker handed to the executor in a literal, on a child of the pool's ctx whose cancel
+	// the pool keeps by the worker's id: the worker's lifetime, as the go statement's above.
+	ectx, ecancel := context.WithCancel(p.root)
+	p.workers[req.GetId()+"/exec"] = ecancel
+	p.exec.Submit(func() {
+		defer ecancel()
+		work(ectx, req.GetId())
+	})
+	// The same literal, its cancel only deferred in it: the pool keeps nothing.
+	qctx, qcancel := context.WithCancel(p.root)
+	p.exec.Submit(func() {
+		defer qcancel()
+		_ = fetch(qctx, req.GetId()) // want `objects\.fetch in handler Pool\.GetItem uses receiver field root, a ctx that outlives the request; pass ctx`
+	})
 
 	// A cancel kept only in a local struct, called through it as the handler returns: no
 	// object keeps the child, which is the pool's lifetime used for the request.
