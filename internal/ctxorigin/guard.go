@@ -184,11 +184,11 @@ func storedIn(v ssa.Value, seen map[ssa.Value]bool) bool {
 			}
 			switch addr := ref.Addr.(type) {
 			case *ssa.FieldAddr:
-				if keptField(addr) {
+				if keptField(addr, seen) {
 					return true
 				}
 			case *ssa.Alloc: // a variable: go/ssa keeps one a literal captures in a cell
-				if capturedByStored(addr, seen) || loadStored(addr, seen) {
+				if capturedByStored(addr, seen) || onlyStore(addr, v) && loadStored(addr, seen) {
 					return true
 				}
 			}
@@ -207,18 +207,26 @@ func storedIn(v ssa.Value, seen map[ssa.Value]bool) bool {
 
 // keptField reports whether a value stored through the field address addr outlives the function:
 // the field of a struct that is not a local one, or of a local one the function hands out (a
-// return, a store, a map, a call: &task{cancel: cancel} kept in m.tasks).
-func keptField(addr *ssa.FieldAddr) bool {
+// return, a store, a map, a call: &task{cancel: cancel} kept in m.tasks), or whose field of a
+// function type it copies where something keeps it (s.stop = g.cancel).
+func keptField(addr *ssa.FieldAddr, seen map[ssa.Value]bool) bool {
 	local, ok := addr.X.(*ssa.Alloc)
-	return !ok || handedOut(local)
+	return !ok || handedOut(local, seen)
 }
 
 // handedOut reports whether the address of the local struct a, or its whole value, leaves the
-// function's own reads and writes of its fields.
-func handedOut(a *ssa.Alloc) bool {
+// function's own reads and writes of its fields, or a function it holds is copied out of a
+// field to where something keeps it.
+func handedOut(a *ssa.Alloc, seen map[ssa.Value]bool) bool {
 	for _, ref := range *a.Referrers() {
 		switch ref := ref.(type) {
-		case *ssa.FieldAddr, *ssa.DebugRef:
+		case *ssa.DebugRef:
+		case *ssa.FieldAddr:
+			for _, use := range *ref.Referrers() {
+				if load, ok := use.(*ssa.UnOp); ok && load.Op == token.MUL && storedIn(load, seen) {
+					return true
+				}
+			}
 		case *ssa.Store:
 			if ref.Val == a {
 				return true
@@ -232,6 +240,14 @@ func handedOut(a *ssa.Alloc) bool {
 		}
 	}
 	return false
+}
+
+// onlyStore reports whether v is the one value its function stores in the variable cell (a
+// variable reused for another cancel keeps that one too: which one a later load sees is not
+// known).
+func onlyStore(cell *ssa.Alloc, v ssa.Value) bool {
+	stores := valueflow.LocalStores(cell)
+	return len(stores) == 1 && stores[0] == v
 }
 
 // loadStored reports whether the value of the variable cell — a cancel function go/ssa keeps

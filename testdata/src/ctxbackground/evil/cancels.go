@@ -53,3 +53,15 @@ func (s *Server) watcher(id string) (*guard, error) {
 	}
 	return &guard{cancel: cancel}, nil
 }
+
+type holder struct{ stop context.CancelFunc }
+
+var keeper = &holder{}
+
+// copied copies its root's cancel out of a local struct into a package-level holder: kept.
+func (s *Server) copied(id string) {
+	c, cancel := context.WithCancel(context.Background())
+	g := guard{cancel: cancel}
+	keeper.stop = g.cancel
+	_, _ = load(c, id)
+}

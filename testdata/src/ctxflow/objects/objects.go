@@ -125,6 +125,21 @@ func (p *Pool) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*cat
 		_ = fetch(qctx, req.GetId()) // want `objects\.fetch in handler Pool\.GetItem uses receiver field root, a ctx that outlives the request; pass ctx`
 	})
 
+	// A captured cancel variable reused for a second child, cancelled as the handler returns:
+	// which cancel the pool keeps is not known, so neither child is taken as kept.
+	rctx, rcancel := context.WithCancel(p.root)
+	p.workers[req.GetId()+"/reused"] = rcancel
+	p.exec.Submit(func() {
+		defer rcancel()
+		work(rctx, req.GetId()) // want `objects\.work in handler Pool\.GetItem uses receiver field root, a ctx that outlives the request; pass ctx`
+	})
+	sctx, scancel := context.WithCancel(p.root)
+	rcancel = scancel
+	defer rcancel()
+	if err := fetch(sctx, req.GetId()); err != nil { // want `objects\.fetch in handler Pool\.GetItem uses receiver field root, a ctx that outlives the request; pass ctx`
+		return nil, err
+	}
+
 	// A cancel kept only in a local struct, called through it as the handler returns: no
 	// object keeps the child, which is the pool's lifetime used for the request.
 	gctx, gcancel := context.WithCancel(p.root)
