@@ -263,45 +263,6 @@ func loadStored(cell *ssa.Alloc, seen map[ssa.Value]bool) bool {
 	return false
 }
 
-// Captured returns the value a function literal's captured variable v holds — a free variable,
-// or a load of one that go/ssa keeps in a cell — when the literal's one maker binds it and the
-// enclosing function stores it once (valueflow.LocalStores), through nested literals; v itself
-// when it is not captured; nil when that is not known.
-func Captured(v ssa.Value) ssa.Value {
-	for range 8 {
-		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-			fv, ok := load.X.(*ssa.FreeVar)
-			if !ok {
-				return v
-			}
-			cell, ok := only(valueflow.Bindings(fv)).(*ssa.Alloc)
-			if !ok {
-				return nil
-			}
-			if v = only(valueflow.LocalStores(cell)); v == nil {
-				return nil
-			}
-			continue
-		}
-		fv, ok := v.(*ssa.FreeVar)
-		if !ok {
-			return v
-		}
-		if v = only(valueflow.Bindings(fv)); v == nil {
-			return nil
-		}
-	}
-	return nil
-}
-
-// only returns the one value of vs, or nil.
-func only(vs []ssa.Value) ssa.Value {
-	if len(vs) != 1 {
-		return nil
-	}
-	return vs[0]
-}
-
 // fieldMap reports whether the map m is loaded from a struct field.
 func fieldMap(m ssa.Value) bool {
 	load, ok := m.(*ssa.UnOp)
@@ -313,11 +274,11 @@ func fieldMap(m ssa.Value) bool {
 }
 
 // DerivedKept reports whether the ctx v — or the value a literal's captured variable v holds
-// (Captured: a worker's literal handed to a pool) — is the child a derivation returns whose
-// cancel function an object keeps (in a field, a map it holds, or a function literal kept
-// there): the lifetime of the work the object will stop, not the request's.
+// (valueflow.Captured: a worker's literal handed to a pool) — is the child a derivation returns
+// whose cancel function an object keeps (in a field, a map it holds, or a function literal
+// kept there): the lifetime of the work the object will stop, not the request's.
 func DerivedKept(v ssa.Value) bool {
-	ext, ok := Captured(v).(*ssa.Extract)
+	ext, ok := valueflow.Captured(v).(*ssa.Extract)
 	if !ok || ext.Index != 0 {
 		return false
 	}

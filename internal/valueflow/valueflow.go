@@ -689,3 +689,42 @@ func Returned(fn *ssa.Function, idx int) []ssa.Value {
 	}
 	return vs
 }
+
+// Captured returns the value a function literal's captured variable v holds — a free variable,
+// or a load of one that go/ssa keeps in a cell — when the literal's one maker binds it and the
+// enclosing function stores it once (LocalStores), through nested literals; v itself when it is
+// not captured; nil when that is not known.
+func Captured(v ssa.Value) ssa.Value {
+	for range 8 {
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			fv, ok := load.X.(*ssa.FreeVar)
+			if !ok {
+				return v
+			}
+			cell, ok := only(Bindings(fv)).(*ssa.Alloc)
+			if !ok {
+				return nil
+			}
+			if v = only(LocalStores(cell)); v == nil {
+				return nil
+			}
+			continue
+		}
+		fv, ok := v.(*ssa.FreeVar)
+		if !ok {
+			return v
+		}
+		if v = only(Bindings(fv)); v == nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// only returns the one value of vs, or nil.
+func only(vs []ssa.Value) ssa.Value {
+	if len(vs) != 1 {
+		return nil
+	}
+	return vs[0]
+}
