@@ -691,19 +691,23 @@ func Returned(fn *ssa.Function, idx int) []ssa.Value {
 }
 
 // Captured returns the value a function literal's captured variable v holds — a free variable,
-// or a load of one that go/ssa keeps in a cell — when the literal's one maker binds it and the
-// enclosing function stores it once (LocalStores), through nested literals; v itself when it is
-// not captured; nil when that is not known.
+// or a load of one that go/ssa keeps in a cell, in the literal or in the function that declares
+// it — when the literal's one maker binds it and the enclosing function stores it once
+// (LocalStores), through nested literals; v itself when it is not captured; nil when that is
+// not known.
 func Captured(v ssa.Value) ssa.Value {
 	for range 8 {
 		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-			fv, ok := load.X.(*ssa.FreeVar)
-			if !ok {
+			var cell *ssa.Alloc
+			switch x := load.X.(type) {
+			case *ssa.FreeVar:
+				if cell, ok = only(Bindings(x)).(*ssa.Alloc); !ok {
+					return nil
+				}
+			case *ssa.Alloc: // the cell itself, read by the function that declares it
+				cell = x
+			default:
 				return v
-			}
-			cell, ok := only(Bindings(fv)).(*ssa.Alloc)
-			if !ok {
-				return nil
 			}
 			if v = only(LocalStores(cell)); v == nil {
 				return nil

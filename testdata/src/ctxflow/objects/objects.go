@@ -118,6 +118,12 @@ func (p *Pool) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*cat
 		defer ecancel()
 		work(ectx, req.GetId())
 	})
+	// The worker's ctx used by the handler's go statement and by a literal handed to the
+	// executor: go/ssa keeps it in a cell the handler reads too. The worker's lifetime either way.
+	bctx, bcancel := context.WithCancel(p.root)
+	p.workers[req.GetId()+"/both"] = bcancel
+	go work(bctx, req.GetId())
+	p.exec.Submit(func() { work(bctx, req.GetId()) })
 	// The same literal, its cancel only deferred in it: the pool keeps nothing.
 	qctx, qcancel := context.WithCancel(p.root)
 	p.exec.Submit(func() {
