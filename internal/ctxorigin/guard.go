@@ -166,11 +166,12 @@ func derivationKept(derive *ssa.Call, depth int) bool {
 // storedInField reports whether the function value v (a cancel function) is stored in a struct
 // field, as it is, converted to another func type (a context.CancelFunc kept in a func()), from
 // the variable a literal captures it in, or called by a function literal stored there (CancelFn:
-// func(err error) { cancel(err) }). A
-// field of a local struct that nothing takes out of the function keeps nothing (g :=
-// guard{cancel: cancel}; defer g.cancel()).
+// func(err error) { cancel(err) }). A field of a local struct that nothing takes out of the
+// function keeps nothing (g := guard{cancel: cancel}; defer g.cancel()).
 func storedInField(v ssa.Value) bool { return storedIn(v, make(map[ssa.Value]bool)) }
 
+// storedIn is storedInField through the values in seen, already followed: cells can hand their
+// values to each other (cur, next = next, cur).
 func storedIn(v ssa.Value, seen map[ssa.Value]bool) bool {
 	if _, fn := v.Type().Underlying().(*types.Signature); !fn || seen[v] {
 		return false
