@@ -2,12 +2,14 @@ package missingdeadline
 
 import (
 	"fmt"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/report"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 // maxRelated bounds the related positions of one finding.
@@ -25,11 +27,11 @@ func (c *checker) diagnostic(s *site, o ctxorigin.Origin, path string) analysis.
 		if s.rpc.stream {
 			kind = "streaming "
 		}
-		msg = fmt.Sprintf("%sRPC %s has no deadline (ctx from %s); add one with context.WithTimeout", kind, rpc, root)
+		msg = fmt.Sprintf("%sRPC %s has no deadline (ctx from %s); %s", kind, rpc, root, fixOf(o, ""))
 	} else {
 		// The calls between head and the RPC are related positions (hops).
 		head, _, _ := strings.Cut(via, arrow)
-		msg = fmt.Sprintf("%s calls RPC %s with no deadline (ctx from %s); add one with context.WithTimeout", head, rpc, root)
+		msg = fmt.Sprintf("%s calls RPC %s with no deadline (ctx from %s); %s", head, rpc, root, fixOf(o, ""))
 	}
 	d := analysis.Diagnostic{Pos: pos, End: end, Message: msg}
 	switch {
@@ -48,6 +50,25 @@ func (c *checker) diagnostic(s *site, o ctxorigin.Origin, path string) analysis.
 	}
 	d.Related = append(d.Related, c.hops(s)...)
 	return d
+}
+
+// fixOf says what to do about the root o, made at where ("" or "here"): use the ctx the
+// function that makes it is given, when it is a function declared with a context.Context
+// parameter (named or _): that ctx, not a new budget, is what its callers can bound; else give
+// the ctx a deadline. A function literal's own ctx parameter is not offered: a literal run as
+// a goroutine or a callback may have a lifetime of its own.
+func fixOf(o ctxorigin.Origin, where string) string {
+	if o.Call != nil {
+		if fn := o.Call.Parent(); fn != nil && typesutil.CtxParamIndex(fn.Signature) >= 0 {
+			if obj, ok := fn.Object().(*types.Func); ok {
+				return fmt.Sprintf("use the ctx %s is given", report.FuncName(obj))
+			}
+		}
+	}
+	if where != "" {
+		return "add one " + where + " with context.WithTimeout"
+	}
+	return "add one with context.WithTimeout"
 }
 
 // hops returns the related positions of the calls from site s down to the RPC: each call in

@@ -16,7 +16,10 @@
 //		item, err := client.GetItem(ctx, &pb.GetItemRequest{Id: id}) // reported
 //	}
 //
-// Fix it with ctx, cancel := context.WithTimeout(ctx, 5*time.Second); defer cancel().
+// Fix it with ctx, cancel := context.WithTimeout(ctx, 5*time.Second); defer cancel(). Where
+// the root is made by a function declared with a ctx parameter (named or _), the message says
+// to use that ctx instead: its callers, not a budget of its own, decide how long the work may
+// take.
 //
 // Client calls are recognised by type: methods of a generated grpc-go client (first parameter
 // a context.Context, last ...grpc.CallOption, results (*Message, error)), connect-go unary

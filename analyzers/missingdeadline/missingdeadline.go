@@ -700,8 +700,8 @@ func (c *checker) verbsDiagnostic(g *group) analysis.Diagnostic {
 		}
 	}
 	return analysis.Diagnostic{Pos: pos, End: end, Related: related, Message: fmt.Sprintf(
-		"the ctx from %s reaches %d calls on separate paths, none with a deadline; add one here with context.WithTimeout",
-		rootName(g.first.o), n)}
+		"the ctx from %s reaches %d calls on separate paths, none with a deadline; %s",
+		rootName(g.first.o), n, fixOf(g.first.o, "here"))}
 }
 
 // factoryKey identifies, for a finding whose deadline-less ctx is made by a function other than
