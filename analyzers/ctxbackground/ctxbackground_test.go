@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/deadlinelint/deadlinelint/analyzers/ctxbackground"
+	"github.com/deadlinelint/deadlinelint/internal/fixcheck"
 )
 
 func testdata(t *testing.T) string {
@@ -28,7 +29,7 @@ func TestCtxBackground(t *testing.T) {
 }
 
 func TestSuggestedFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata(t), ctxbackground.Analyzer, "ctxbackground/fix")
+	fixcheck.Offered(t, analysistest.RunWithSuggestedFixes(t, testdata(t), ctxbackground.Analyzer, "ctxbackground/fix"))
 }
 
 // TestOneFindingPerRoot checks that a root reached from many calls in a package is reported

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/deadlinelint/deadlinelint/analyzers/ctxless"
+	"github.com/deadlinelint/deadlinelint/internal/fixcheck"
 )
 
 func testdata(t *testing.T) string {
@@ -24,7 +25,7 @@ func TestCtxLess(t *testing.T) {
 }
 
 func TestSuggestedFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata(t), ctxless.Analyzer, "ctxless/fix")
+	fixcheck.Offered(t, analysistest.RunWithSuggestedFixes(t, testdata(t), ctxless.Analyzer, "ctxless/fix"))
 }
 
 // TestFixedCodeCompiles type-checks the fixed code of the golden file in place of the

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/deadlinelint/deadlinelint/analyzers/statusmask"
+	"github.com/deadlinelint/deadlinelint/internal/fixcheck"
 )
 
 func TestStatusMask(t *testing.T) {
@@ -14,5 +15,5 @@ func TestStatusMask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.RunWithSuggestedFixes(t, dir, statusmask.Analyzer, "statusmask/grpcsvc", "statusmask/connectsvc", "statusmask/evil", "statusmask/detached", "statusmask/idle", "statusmask/httpdo", "statusmask/mocked", "statusmask/embedded")
+	fixcheck.Offered(t, analysistest.RunWithSuggestedFixes(t, dir, statusmask.Analyzer, "statusmask/grpcsvc", "statusmask/connectsvc", "statusmask/evil", "statusmask/detached", "statusmask/idle", "statusmask/httpdo", "statusmask/mocked", "statusmask/embedded"))
 }
