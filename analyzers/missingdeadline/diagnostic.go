@@ -6,9 +6,11 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/report"
+	"github.com/deadlinelint/deadlinelint/internal/reqctx"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
@@ -49,6 +51,7 @@ func (c *checker) diagnostic(s *site, o ctxorigin.Origin, path string) analysis.
 		}
 	}
 	d.Related = append(d.Related, c.hops(s)...)
+	c.useGiven(&d, o)
 	return d
 }
 
@@ -58,17 +61,48 @@ func (c *checker) diagnostic(s *site, o ctxorigin.Origin, path string) analysis.
 // the ctx a deadline. A function literal's own ctx parameter is not offered: a literal run as
 // a goroutine or a callback may have a lifetime of its own.
 func fixOf(o ctxorigin.Origin, where string) string {
-	if o.Call != nil {
-		if fn := o.Call.Parent(); fn != nil && typesutil.CtxParamIndex(fn.Signature) >= 0 {
-			if obj, ok := fn.Object().(*types.Func); ok {
-				return fmt.Sprintf("use the ctx %s is given", report.FuncName(obj))
-			}
-		}
+	if obj, _ := givenCtx(o); obj != nil {
+		return fmt.Sprintf("use the ctx %s is given", report.FuncName(obj))
 	}
 	if where != "" {
 		return "add one " + where + " with context.WithTimeout"
 	}
 	return "add one with context.WithTimeout"
+}
+
+// givenCtx returns the function that makes the root o, when it is declared (not a literal)
+// with a context.Context parameter, and that parameter; nil otherwise.
+func givenCtx(o ctxorigin.Origin) (*types.Func, *ssa.Parameter) {
+	if o.Call == nil {
+		return nil, nil
+	}
+	fn := o.Call.Parent()
+	obj, ok := fn.Object().(*types.Func)
+	i := typesutil.CtxParamIndex(fn.Signature)
+	if !ok || i < 0 {
+		return nil, nil
+	}
+	if fn.Signature.Recv() != nil {
+		i++ // go/ssa's Params begin with the receiver
+	}
+	return obj, fn.Params[i]
+}
+
+// useGiven offers, for d whose root o is made by a function given a ctx (givenCtx), to
+// replace the root with that ctx, when its name denotes it there.
+func (c *checker) useGiven(d *analysis.Diagnostic, o ctxorigin.Origin) {
+	_, p := givenCtx(o)
+	if p == nil {
+		return
+	}
+	pos, end := c.res.CallRange(o.Call)
+	if !end.IsValid() || !reqctx.Visible(c.pass, p, pos) {
+		return
+	}
+	d.SuggestedFixes = []analysis.SuggestedFix{{
+		Message:   fmt.Sprintf("Replace %s with %s", rootName(o), p.Name()),
+		TextEdits: []analysis.TextEdit{{Pos: pos, End: end, NewText: []byte(p.Name())}},
+	}}
 }
 
 // hops returns the related positions of the calls from site s down to the RPC: each call in

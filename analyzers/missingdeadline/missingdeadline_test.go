@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/deadlinelint/deadlinelint/analyzers/missingdeadline"
+	"github.com/deadlinelint/deadlinelint/internal/fixcheck"
 )
 
 func testdata(t *testing.T) string {
@@ -27,8 +28,25 @@ func TestMissingDeadline(t *testing.T) {
 		"missingdeadline/chain/client", "missingdeadline/chain/service", "missingdeadline/chain/cmd",
 		"missingdeadline/interceptor", "missingdeadline/dialer/...", "missingdeadline/streams", "missingdeadline/handler", "missingdeadline/testfiles", "missingdeadline/evil",
 		"missingdeadline/factory", "missingdeadline/retryopt", "missingdeadline/iface", "missingdeadline/dynamic",
-		"missingdeadline/wrapped/client", "missingdeadline/wrapped/app", "missingdeadline/connectimpl/...", "missingdeadline/suite", "missingdeadline/attempt", "missingdeadline/attemptlib", "missingdeadline/attemptapp", "missingdeadline/sealed/...", "missingdeadline/fallback", "missingdeadline/dryrunlib", "missingdeadline/dryrunapp", "missingdeadline/tied", "missingdeadline/periodic", "missingdeadline/givenctx",
+		"missingdeadline/wrapped/client", "missingdeadline/wrapped/app", "missingdeadline/connectimpl/...", "missingdeadline/suite", "missingdeadline/attempt", "missingdeadline/attemptlib", "missingdeadline/attemptapp", "missingdeadline/sealed/...", "missingdeadline/fallback", "missingdeadline/dryrunlib", "missingdeadline/dryrunapp", "missingdeadline/tied", "missingdeadline/periodic",
 	)
+}
+
+// TestGivenCtx checks that a root made by a function given a ctx is told to use it, and that
+// the fix replaces the root with the ctx where its name denotes it: Flush, Sync and Route have
+// one, Shadow's ctx is hidden.
+func TestGivenCtx(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, testdata(t), missingdeadline.Analyzer, "missingdeadline/givenctx")
+	fixcheck.Offered(t, results)
+	fixes := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			fixes += len(d.SuggestedFixes)
+		}
+	}
+	if fixes != 3 {
+		t.Errorf("%d suggested fixes, want 3 (Flush, Sync, Route)", fixes)
+	}
 }
 
 // setFlag sets one of the rule's flags for the rest of the test.

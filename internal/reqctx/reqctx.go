@@ -37,12 +37,12 @@ func expr0(pass *analysis.Pass, sc *scope.Scope, pos token.Pos) (spelled, expr s
 	}
 	switch {
 	case h.Ctx != nil:
-		if name := h.Ctx.Name(); visible(pass, h.Ctx, pos) {
+		if name := h.Ctx.Name(); Visible(pass, h.Ctx, pos) {
 			return name, name
 		}
 		return "the request ctx", ""
 	case h.Stream != nil:
-		if name := h.Stream.Name(); visible(pass, h.Stream, pos) {
+		if name := h.Stream.Name(); Visible(pass, h.Stream, pos) {
 			return name + ".Context()", name + ".Context()"
 		}
 		return "the stream's Context()", ""
@@ -62,8 +62,9 @@ func Where(sc *scope.Scope) string {
 	return "handler " + sc.Name()
 }
 
-// visible reports whether p's name resolves to p itself at pos.
-func visible(pass *analysis.Pass, p *ssa.Parameter, pos token.Pos) bool {
+// Visible reports whether p's name resolves to p itself at pos: p is named (not _), and no
+// closure parameter or local variable declared on the way shadows it.
+func Visible(pass *analysis.Pass, p *ssa.Parameter, pos token.Pos) bool {
 	obj := p.Object()
 	if obj == nil || obj.Name() == "_" || obj.Name() == "" {
 		return false

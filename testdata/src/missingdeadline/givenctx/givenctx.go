@@ -79,6 +79,18 @@ func (w *Writer) Route(ctx context.Context, verb, id string) {
 	}
 }
 
+// Shadow's ctx is hidden by a local of the same name where the root is made: told to use it,
+// but no mechanical fix.
+func (w *Writer) Shadow(ctx context.Context, id string) error {
+	if id != "" {
+		ctx := "not a ctx"
+		_ = ctx
+		_, err := w.c.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: id}) // want `use the ctx Writer\.Shadow is given$`
+		return err
+	}
+	return nil
+}
+
 // Bounded is given a ctx and gives its own root a deadline: not reported.
 func (w *Writer) Bounded(ctx context.Context, id string) error {
 	bctx, cancel := context.WithTimeout(context.Background(), 1e9)
