@@ -71,9 +71,10 @@ func fixOf(o ctxorigin.Origin, where string) string {
 }
 
 // givenCtx returns the function that makes the root o, when it is declared (not a literal)
-// with a context.Context parameter, and that parameter; nil otherwise.
+// with a context.Context parameter, and that parameter; nil otherwise, and where the function's
+// ctx may be done when the root is used (mayBeDone).
 func givenCtx(o ctxorigin.Origin) (*types.Func, *ssa.Parameter) {
-	if o.Call == nil {
+	if o.Call == nil || mayBeDone(o.Call) {
 		return nil, nil
 	}
 	fn := o.Call.Parent()
@@ -86,6 +87,22 @@ func givenCtx(o ctxorigin.Origin) (*types.Func, *ssa.Parameter) {
 		i++ // go/ssa's Params begin with the receiver
 	}
 	return obj, fn.Params[i]
+}
+
+// mayBeDone reports whether the root call is made where a ctx the function is given may be
+// done: once some ctx is (ctxorigin.AfterDone), in cleanup after a failure (OnFailure), or as
+// an argument of a deferred call, which runs as the function returns. A fresh ctx is the idiom
+// there — a rollback, a deregistration — and what it lacks is a deadline of its own.
+func mayBeDone(root *ssa.Call) bool {
+	if ctxorigin.AfterDone(root) || ctxorigin.OnFailure(root) {
+		return true
+	}
+	for _, ref := range *root.Referrers() {
+		if _, ok := ref.(*ssa.Defer); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // useGiven offers, for d whose root o is made by a function given a ctx (givenCtx), to

@@ -5,6 +5,7 @@ package givenctx
 
 import (
 	"context"
+	"errors"
 
 	"example.com/gen/catalogpb"
 )
@@ -97,4 +98,30 @@ func (w *Writer) Bounded(ctx context.Context, id string) error {
 	defer cancel()
 	_, err := w.c.GetItem(bctx, &catalogpb.GetItemRequest{Id: id})
 	return err
+}
+
+// Release is given a ctx, but its roots are made where that ctx may be done: once it is, in
+// cleanup after a failure, and in a deferred call. A fresh root is the idiom there; it only
+// lacks a deadline.
+func (w *Writer) Release(ctx context.Context, id string, done <-chan struct{}) error {
+	defer w.c.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "unlock"}) // want `add one with context\.WithTimeout$`
+	select {
+	case <-ctx.Done():
+		_, _ = w.c.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "abandon"}) // want `add one with context\.WithTimeout$`
+		return ctx.Err()
+	case <-done:
+	}
+	if err := validate(id); err != nil {
+		_, _ = w.c.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "rollback"}) // want `add one with context\.WithTimeout$`
+		return err
+	}
+	return nil
+}
+
+// validate checks an id.
+func validate(id string) error {
+	if id == "" {
+		return errors.New("no id")
+	}
+	return nil
 }
