@@ -2,10 +2,13 @@ package missingdeadline
 
 import (
 	"fmt"
+	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
@@ -56,10 +59,8 @@ func (c *checker) diagnostic(s *site, o ctxorigin.Origin, path string) analysis.
 }
 
 // fixOf says what to do about the root o, made at where ("" or "here"): use the ctx the
-// function that makes it is given, when it is a function declared with a context.Context
-// parameter (named or _): that ctx, not a new budget, is what its callers can bound; else give
-// the ctx a deadline. A function literal's own ctx parameter is not offered: a literal run as
-// a goroutine or a callback may have a lifetime of its own.
+// function that makes it is given and drops (givenCtx), which its callers can bound; else give
+// the ctx a deadline.
 func fixOf(o ctxorigin.Origin, where string) string {
 	if obj, _ := givenCtx(o); obj != nil {
 		return fmt.Sprintf("use the ctx %s is given", report.FuncName(obj))
@@ -70,56 +71,139 @@ func fixOf(o ctxorigin.Origin, where string) string {
 	return "add one with context.WithTimeout"
 }
 
-// givenCtx returns the function that makes the root o, when it is declared (not a literal)
-// with a context.Context parameter, and that parameter; nil otherwise, and where the function's
-// ctx may be done when the root is used (mayBeDone).
+// givenCtx returns the function that makes the root o and the ctx parameter it drops, when
+// the root is plainly that ctx dropped: the function is declared (not a literal) with one
+// context.Context parameter, named or _, which it never uses; the root only goes, as it is,
+// into calls that run in place (not a go or defer statement, not a literal, not a child of
+// it, not a result); and it is not made where a ctx may be done (mayBeDone). Anything else —
+// work started to outlive the function, a ctx the function checks, cancels or replaces, a
+// rollback — may need the fresh root, and only lacks a deadline. nil otherwise.
 func givenCtx(o ctxorigin.Origin) (*types.Func, *ssa.Parameter) {
-	if o.Call == nil || mayBeDone(o.Call) {
+	if o.Call == nil || !onlyRunWith(o.Call) || mayBeDone(o.Call) {
 		return nil, nil
 	}
 	fn := o.Call.Parent()
 	obj, ok := fn.Object().(*types.Func)
-	i := typesutil.CtxParamIndex(fn.Signature)
-	if !ok || i < 0 {
+	if !ok {
 		return nil, nil
 	}
-	if fn.Signature.Recv() != nil {
-		i++ // go/ssa's Params begin with the receiver
+	var given *ssa.Parameter
+	for _, p := range fn.Params {
+		if typesutil.IsContext(p.Type()) {
+			if given != nil {
+				return nil, nil // which one the work is for is not known
+			}
+			given = p
+		}
 	}
-	return obj, fn.Params[i]
+	if given == nil || len(*given.Referrers()) > 0 {
+		return nil, nil
+	}
+	return obj, given
+}
+
+// onlyRunWith reports whether the root is used only as an argument of calls made in place, none
+// of a function of package context (a child: its cancel may be the work's own lifetime).
+func onlyRunWith(root *ssa.Call) bool {
+	refs := *root.Referrers()
+	if len(refs) == 0 {
+		return false
+	}
+	for _, ref := range refs {
+		call, ok := ref.(*ssa.Call)
+		if !ok {
+			return false
+		}
+		if fn := ctxorigin.Callee(call.Common()); fn == nil || fn.Pkg() == nil || typesutil.IsContextPath(fn.Pkg().Path()) {
+			return false
+		}
+	}
+	return true
 }
 
 // mayBeDone reports whether the root call is made where a ctx the function is given may be
-// done: once some ctx is (ctxorigin.AfterDone), in cleanup after a failure (OnFailure), or as
-// an argument of a deferred call, which runs as the function returns. A fresh ctx is the idiom
-// there — a rollback, a deregistration — and what it lacks is a deadline of its own.
+// done: once some ctx is (ctxorigin.AfterDone), or in cleanup after a failure (OnFailure). A
+// fresh ctx is the idiom there — a rollback, a deregistration — and what it lacks is a deadline
+// of its own.
 func mayBeDone(root *ssa.Call) bool {
-	if ctxorigin.AfterDone(root) || ctxorigin.OnFailure(root) {
-		return true
-	}
-	for _, ref := range *root.Referrers() {
-		if _, ok := ref.(*ssa.Defer); ok {
-			return true
-		}
-	}
-	return false
+	return ctxorigin.AfterDone(root) || ctxorigin.OnFailure(root)
 }
 
-// useGiven offers, for d whose root o is made by a function given a ctx (givenCtx), to
-// replace the root with that ctx, when its name denotes it there.
+// useGiven offers, for d whose root o is the dropped ctx of the function that makes it
+// (givenCtx), to replace the root with that ctx: when the root is spelled pkg.Background() or
+// pkg.TODO(), the parameter is named and its name denotes it there, and the file uses the
+// package's name elsewhere too (its import stays used).
 func (c *checker) useGiven(d *analysis.Diagnostic, o ctxorigin.Origin) {
 	_, p := givenCtx(o)
 	if p == nil {
 		return
 	}
 	pos, end := c.res.CallRange(o.Call)
-	if !end.IsValid() || !reqctx.Visible(c.pass, p, pos) {
+	if !end.IsValid() || !reqctx.Visible(c.pass, p, pos) || !c.importKept(pos, end, p) {
 		return
 	}
 	d.SuggestedFixes = []analysis.SuggestedFix{{
 		Message:   fmt.Sprintf("Replace %s with %s", rootName(o), p.Name()),
 		TextEdits: []analysis.TextEdit{{Pos: pos, End: end, NewText: []byte(p.Name())}},
 	}}
+}
+
+// importKept reports whether the call expression at [pos, end) is pkg.F() with pkg an imported
+// package's name that the file uses somewhere else too, and is not assigned to the parameter p
+// (ctx = context.Background() would become ctx = ctx).
+func (c *checker) importKept(pos, end token.Pos, p *ssa.Parameter) bool {
+	for _, f := range c.pass.Files {
+		if f.FileStart > pos || pos > f.FileEnd {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(f, pos, end)
+		if len(path) == 0 {
+			return false
+		}
+		call, ok := path[0].(*ast.CallExpr)
+		if !ok || call.Pos() != pos || call.End() != end || assignsTo(path, p) {
+			return false
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		id, ok := sel.X.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		pkg, ok := c.pass.TypesInfo.Uses[id].(*types.PkgName)
+		if !ok {
+			return false
+		}
+		other := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			if x, ok := n.(*ast.Ident); ok && x != id && c.pass.TypesInfo.Uses[x] == pkg {
+				other = true
+			}
+			return !other
+		})
+		return other
+	}
+	return false
+}
+
+// assignsTo reports whether the expression path[0] is the right-hand side of an assignment to
+// the variable of parameter p.
+func assignsTo(path []ast.Node, p *ssa.Parameter) bool {
+	if len(path) < 2 {
+		return false
+	}
+	as, ok := path[1].(*ast.AssignStmt)
+	if !ok {
+		return false
+	}
+	for _, l := range as.Lhs {
+		if id, ok := l.(*ast.Ident); ok && id.Name == p.Name() {
+			return true
+		}
+	}
+	return false
 }
 
 // hops returns the related positions of the calls from site s down to the RPC: each call in
