@@ -26,17 +26,21 @@ func (c *checker) diagnostic(s *site, o ctxorigin.Origin, path string) analysis.
 	pos, end := c.res.CallRange(s.instr)
 	root := rootName(o)
 	rpc, via := split(path)
+	var given *ssa.Parameter // the ctx the root plainly drops, for a root given to the RPC itself
+	if via == "" {
+		given = dropped(o, s.instr)
+	}
 	var msg string
 	if via == "" {
 		kind := ""
 		if s.rpc.stream {
 			kind = "streaming "
 		}
-		msg = fmt.Sprintf("%sRPC %s has no deadline (ctx from %s); %s", kind, rpc, root, fixOf(o, ""))
+		msg = fmt.Sprintf("%sRPC %s has no deadline (ctx from %s); %s", kind, rpc, root, advice(given))
 	} else {
 		// The calls between head and the RPC are related positions (hops).
 		head, _, _ := strings.Cut(via, arrow)
-		msg = fmt.Sprintf("%s calls RPC %s with no deadline (ctx from %s); %s", head, rpc, root, fixOf(o, ""))
+		msg = fmt.Sprintf("%s calls RPC %s with no deadline (ctx from %s); add one with context.WithTimeout", head, rpc, root)
 	}
 	d := analysis.Diagnostic{Pos: pos, End: end, Message: msg}
 	switch {
@@ -54,71 +58,55 @@ func (c *checker) diagnostic(s *site, o ctxorigin.Origin, path string) analysis.
 		}
 	}
 	d.Related = append(d.Related, c.hops(s)...)
-	c.useGiven(&d, o)
+	if given != nil {
+		c.useGiven(&d, o, given)
+	}
 	return d
 }
 
-// fixOf says what to do about the root o, made at where ("" or "here"): use the ctx the
-// function that makes it is given and drops (givenCtx), which its callers can bound; else give
-// the ctx a deadline.
-func fixOf(o ctxorigin.Origin, where string) string {
-	if obj, _ := givenCtx(o); obj != nil {
-		return fmt.Sprintf("use the ctx %s is given", report.FuncName(obj))
-	}
-	if where != "" {
-		return "add one " + where + " with context.WithTimeout"
+// advice says what to do about a root with no deadline: use the ctx given, the parameter the
+// root plainly drops (dropped), which the function's callers can bound; else give the ctx a
+// deadline.
+func advice(given *ssa.Parameter) string {
+	if given != nil {
+		return fmt.Sprintf("use the ctx %s is given", report.FuncName(given.Parent().Object().(*types.Func)))
 	}
 	return "add one with context.WithTimeout"
 }
 
-// givenCtx returns the function that makes the root o and the ctx parameter it drops, when
-// the root is plainly that ctx dropped: the function is declared (not a literal) with one
-// context.Context parameter, named or _, which it never uses; the root only goes, as it is,
-// into calls that run in place (not a go or defer statement, not a literal, not a child of
-// it, not a result); and it is not made where a ctx may be done (mayBeDone). Anything else —
-// work started to outlive the function, a ctx the function checks, cancels or replaces, a
-// rollback — may need the fresh root, and only lacks a deadline. nil otherwise.
-func givenCtx(o ctxorigin.Origin) (*types.Func, *ssa.Parameter) {
-	if o.Call == nil || !onlyRunWith(o.Call) || mayBeDone(o.Call) {
-		return nil, nil
+// dropped returns the ctx parameter the root o plainly drops, where o is the ctx of the RPC
+// call rpc: the function that makes the root is declared (not a literal) with one
+// context.Context parameter, named or _, which it never uses; the root's one use is as the
+// ctx of rpc itself — not of a helper, which may start a goroutine with it or keep it, nor
+// of a go or defer statement, a literal, a child or a result — outside any loop (a job's
+// loop needs a deadline per call, not its caller's ctx), and not where a ctx may be done
+// (mayBeDone). Anything else may need the fresh root, and only lacks a deadline. nil
+// otherwise.
+func dropped(o ctxorigin.Origin, rpc ssa.Instruction) *ssa.Parameter {
+	if o.Call == nil {
+		return nil
+	}
+	refs := *o.Call.Referrers()
+	if len(refs) != 1 || refs[0] != rpc || ctxorigin.Looped(rpc) || mayBeDone(o.Call) {
+		return nil
 	}
 	fn := o.Call.Parent()
-	obj, ok := fn.Object().(*types.Func)
-	if !ok {
-		return nil, nil
+	if _, ok := fn.Object().(*types.Func); !ok {
+		return nil
 	}
 	var given *ssa.Parameter
 	for _, p := range fn.Params {
 		if typesutil.IsContext(p.Type()) {
 			if given != nil {
-				return nil, nil // which one the work is for is not known
+				return nil // which one the work is for is not known
 			}
 			given = p
 		}
 	}
 	if given == nil || len(*given.Referrers()) > 0 {
-		return nil, nil
+		return nil
 	}
-	return obj, given
-}
-
-// onlyRunWith reports whether the root is used only as an argument of calls made in place, none
-// of a function of package context (a child: its cancel may be the work's own lifetime).
-func onlyRunWith(root *ssa.Call) bool {
-	refs := *root.Referrers()
-	if len(refs) == 0 {
-		return false
-	}
-	for _, ref := range refs {
-		call, ok := ref.(*ssa.Call)
-		if !ok {
-			return false
-		}
-		if fn := ctxorigin.Callee(call.Common()); fn == nil || fn.Pkg() == nil || typesutil.IsContextPath(fn.Pkg().Path()) {
-			return false
-		}
-	}
-	return true
+	return given
 }
 
 // mayBeDone reports whether the root call is made where a ctx the function is given may be
@@ -129,15 +117,11 @@ func mayBeDone(root *ssa.Call) bool {
 	return ctxorigin.AfterDone(root) || ctxorigin.OnFailure(root)
 }
 
-// useGiven offers, for d whose root o is the dropped ctx of the function that makes it
-// (givenCtx), to replace the root with that ctx: when the root is spelled pkg.Background() or
-// pkg.TODO(), the parameter is named and its name denotes it there, and the file uses the
-// package's name elsewhere too (its import stays used).
-func (c *checker) useGiven(d *analysis.Diagnostic, o ctxorigin.Origin) {
-	_, p := givenCtx(o)
-	if p == nil {
-		return
-	}
+// useGiven offers, for d whose root o plainly drops the ctx parameter p (dropped), to replace
+// the root with p: when the root is spelled pkg.Background() or pkg.TODO(), p is named and its
+// name denotes it there, and the file uses the package's name elsewhere too (its import stays
+// used).
+func (c *checker) useGiven(d *analysis.Diagnostic, o ctxorigin.Origin, p *ssa.Parameter) {
 	pos, end := c.res.CallRange(o.Call)
 	if !end.IsValid() || !reqctx.Visible(c.pass, p, pos) || !c.importKept(pos, end, p) {
 		return

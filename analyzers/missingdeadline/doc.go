@@ -18,8 +18,9 @@
 //
 // Fix it with ctx, cancel := context.WithTimeout(ctx, 5*time.Second); defer cancel(). Where
 // the root plainly drops the ctx its function is given (one ctx parameter, named or _, never
-// used; the root only passed, as it is, to calls made in place), the message says to use that
-// ctx instead: its callers, not a budget of its own, decide how long the work may take.
+// used; the root's one use is as the ctx of the RPC call itself, outside any loop), the message
+// says to use that ctx instead: its callers, not a budget of its own, decide how long the work
+// may take.
 //
 // Client calls are recognised by type: methods of a generated grpc-go client (first parameter
 // a context.Context, last ...grpc.CallOption, results (*Message, error)), connect-go unary

@@ -699,11 +699,9 @@ func (c *checker) verbsDiagnostic(g *group) analysis.Diagnostic {
 			related = append(related, analysis.RelatedInformation{Pos: fpos, Message: "it reaches " + reached(f) + " here"})
 		}
 	}
-	d := analysis.Diagnostic{Pos: pos, End: end, Related: related, Message: fmt.Sprintf(
-		"the ctx from %s reaches %d calls on separate paths, none with a deadline; %s",
-		rootName(g.first.o), n, fixOf(g.first.o, "here"))}
-	c.useGiven(&d, g.first.o)
-	return d
+	return analysis.Diagnostic{Pos: pos, End: end, Related: related, Message: fmt.Sprintf(
+		"the ctx from %s reaches %d calls on separate paths, none with a deadline; add one here with context.WithTimeout",
+		rootName(g.first.o), n)}
 }
 
 // factoryKey identifies, for a finding whose deadline-less ctx is made by a function other than

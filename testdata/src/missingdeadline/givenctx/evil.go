@@ -72,3 +72,41 @@ func (w *Writer) Copy(src, dst context.Context, id string) error {
 	_, err := w.c.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: id}) // want `add one with context\.WithTimeout$`
 	return err
 }
+
+// spawn runs the RPC in a goroutine of its own.
+func (w *Writer) spawn(ctx context.Context, id string) {
+	go func() {
+		_, _ = w.c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id})
+	}()
+}
+
+// Notify's root goes to a helper that starts a goroutine with it: the caller's ctx would end
+// the work when Notify returns.
+func (w *Writer) Notify(_ context.Context, id string) error {
+	w.spawn(context.Background(), id) // want `Writer\.spawn calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout$`
+	return nil
+}
+
+// Sweep calls the RPC in a loop: a job needs a deadline per call.
+func (w *Writer) Sweep(ctx context.Context, ids []string) {
+	for _, id := range ids {
+		_, _ = w.c.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: id}) // want `add one with context\.WithTimeout$`
+	}
+}
+
+// Twice uses one root for two RPCs.
+func (w *Writer) Twice(ctx context.Context, id string) {
+	bg := context.Background()
+	_, _ = w.c.GetItem(bg, &catalogpb.GetItemRequest{Id: id}) // want `add one with context\.WithTimeout; it reaches 1 more call$`
+	_, _ = w.c.GetItem(bg, &catalogpb.GetItemRequest{Id: id})
+}
+
+// Undo rolls back after a failed RPC with a fresh root: cleanup after a failure, which must run
+// whether or not the caller's ctx is still live. The first call plainly drops the ctx.
+func (w *Writer) Undo(_ context.Context, id string) error {
+	if _, err := w.c.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: id}); err != nil { // want `use the ctx Writer\.Undo is given$`
+		_, _ = w.c.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: "rollback"}) // want `add one with context\.WithTimeout$`
+		return err
+	}
+	return nil
+}

@@ -36,9 +36,10 @@ func (w *Writer) lookup(ctx context.Context, id string) error {
 	return err
 }
 
-// Sync's ctx is not the first parameter; its root reaches an RPC through a helper.
+// Sync's root reaches an RPC through a helper, which might start a goroutine with it or keep
+// it: told to add a deadline.
 func Sync(name string, ctx context.Context, w *Writer) error {
-	return w.lookup(context.Background(), name) // want `Writer\.lookup calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); use the ctx givenctx\.Sync is given$`
+	return w.lookup(context.Background(), name) // want `Writer\.lookup calls RPC CatalogClient\.GetItem with no deadline \(ctx from context\.Background\(\)\); add one with context\.WithTimeout$`
 }
 
 // rebuild is given no ctx: the ctx it makes needs a deadline.
@@ -69,9 +70,10 @@ func (w *Writer) many(ctxs []context.Context, id string) error {
 	return err
 }
 
-// Route makes one root that reaches calls on separate paths: one finding where it is made.
+// Route makes one root that reaches calls on separate paths: one finding where it is made,
+// told to add a deadline there.
 func (w *Writer) Route(ctx context.Context, verb, id string) {
-	root := context.Background() // want `the ctx from context\.Background\(\) reaches 2 calls on separate paths, none with a deadline; use the ctx Writer\.Route is given$`
+	root := context.Background() // want `the ctx from context\.Background\(\) reaches 2 calls on separate paths, none with a deadline; add one here with context\.WithTimeout$`
 	switch verb {
 	case "get":
 		_, _ = w.c.GetItem(root, &catalogpb.GetItemRequest{Id: id})
