@@ -83,8 +83,8 @@ func advice(given *ssa.Parameter) string {
 // (mayBeDone). Anything else may need the fresh root, and only lacks a deadline. nil
 // otherwise.
 func dropped(o ctxorigin.Origin, rpc ssa.Instruction) *ssa.Parameter {
-	if o.Call == nil {
-		return nil
+	if _, inPlace := rpc.(*ssa.Call); !inPlace || o.Call == nil {
+		return nil // go rpc(…), defer rpc(…): the call outlives the function
 	}
 	refs := *o.Call.Referrers()
 	if len(refs) != 1 || refs[0] != rpc || ctxorigin.Looped(rpc) || mayBeDone(o.Call) {

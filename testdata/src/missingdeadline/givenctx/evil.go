@@ -110,3 +110,8 @@ func (w *Writer) Undo(_ context.Context, id string) error {
 	}
 	return nil
 }
+
+// Fire starts the RPC in a go statement: it outlives Fire.
+func (w *Writer) Fire(ctx context.Context, id string) {
+	go w.c.GetItem(context.Background(), &catalogpb.GetItemRequest{Id: id}) // want `add one with context\.WithTimeout$`
+}
