@@ -12,6 +12,7 @@ import (
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/directive"
+	"github.com/deadlinelint/deadlinelint/internal/report"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
@@ -40,7 +41,7 @@ func newReasons(pass *analysis.Pass, res *ctxssa.Result) *reasons {
 // has, as far as the rule can tell, a reason.
 func (r *reasons) of(call *ssa.Call) reason {
 	ce := r.res.CallExpr(call.Pos())
-	file := r.fileOf(call.Pos())
+	file := report.FileOf(r.pass, call.Pos())
 	if ce == nil || file == nil {
 		return hasReason
 	}
@@ -260,15 +261,6 @@ func (r *reasons) stray() []*directive.Directive {
 		}
 	}
 	return out
-}
-
-func (r *reasons) fileOf(pos token.Pos) *ast.File {
-	for _, f := range r.pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return f
-		}
-	}
-	return nil
 }
 
 // enclosingStatement returns the innermost statement, or declaration spec, that holds ce.

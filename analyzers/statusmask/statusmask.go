@@ -658,7 +658,7 @@ func (c *checker) fix(sc *scope.Scope, call *ssa.Call, t *translation) (analysis
 	if ce == nil {
 		return analysis.SuggestedFix{}, false
 	}
-	file := c.fileOf(ce.Pos())
+	file := report.FileOf(c.pass, ce.Pos())
 	if file == nil {
 		return analysis.SuggestedFix{}, false
 	}
@@ -742,16 +742,6 @@ func zeroValue(t types.Type, pkg *types.Package) (string, bool) {
 		return types.TypeString(t, types.RelativeTo(pkg)) + "{}", true
 	}
 	return "", false
-}
-
-// fileOf returns the syntax of the file holding pos.
-func (c *checker) fileOf(pos token.Pos) *ast.File {
-	for _, f := range c.pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return f
-		}
-	}
-	return nil
 }
 
 // indentAt returns the whitespace before pos on its line.

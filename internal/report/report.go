@@ -5,6 +5,7 @@ package report
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
@@ -128,4 +129,14 @@ func Before(fset *token.FileSet, a, b token.Pos) bool {
 		return pa.Filename < pb.Filename
 	}
 	return pa.Offset < pb.Offset
+}
+
+// FileOf returns the syntax of the pass's file holding pos, or nil.
+func FileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
 }
