@@ -279,7 +279,7 @@ func diagnostic(pass *analysis.Pass, res *ctxssa.Result, sc *scope.Scope, call *
 		fix = ""
 	}
 	d.Message = msg
-	if fix != "" && end.IsValid() {
+	if fix != "" && end.IsValid() && reqctx.ImportStays(pass, report.FileOf(pass, pos), pos, end) {
 		d.SuggestedFixes = []analysis.SuggestedFix{{
 			Message:   fmt.Sprintf("Replace %s with %s", root, fix),
 			TextEdits: []analysis.TextEdit{{Pos: pos, End: end, NewText: []byte(fix)}},

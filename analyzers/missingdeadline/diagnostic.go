@@ -27,11 +27,9 @@ func (c *checker) diagnostic(s *site, o ctxorigin.Origin, path string) analysis.
 	root := rootName(o)
 	rpc, via := split(path)
 	var given *ssa.Parameter // the ctx the root plainly drops, for a root given to the RPC itself
-	if via == "" {
-		given = dropped(o, s.instr)
-	}
 	var msg string
 	if via == "" {
+		given = dropped(o, s.instr)
 		kind := ""
 		if s.rpc.stream {
 			kind = "streaming "
@@ -118,12 +116,14 @@ func mayBeDone(root *ssa.Call) bool {
 }
 
 // useGiven offers, for d whose root o plainly drops the ctx parameter p (dropped), to replace
-// the root with p: when the root is spelled pkg.Background() or pkg.TODO(), p is named and its
-// name denotes it there, and the file uses the package's name elsewhere too (its import stays
-// used).
+// the root with p: when p is named and its name denotes it there, the root is not assigned to
+// it (ctx = context.Background() would become ctx = ctx), and the file's import of package
+// context stays used (reqctx.ImportStays).
 func (c *checker) useGiven(d *analysis.Diagnostic, o ctxorigin.Origin, p *ssa.Parameter) {
 	pos, end := c.res.CallRange(o.Call)
-	if !end.IsValid() || !reqctx.Visible(c.pass, p, pos) || !c.importKept(pos, end, p) {
+	file := report.FileOf(c.pass, pos)
+	if !end.IsValid() || file == nil || !reqctx.Visible(c.pass, p, pos) || assignsTo(file, pos, end, p) ||
+		!reqctx.ImportStays(c.pass, file, pos, end) {
 		return
 	}
 	d.SuggestedFixes = []analysis.SuggestedFix{{
@@ -132,49 +132,10 @@ func (c *checker) useGiven(d *analysis.Diagnostic, o ctxorigin.Origin, p *ssa.Pa
 	}}
 }
 
-// importKept reports whether the call expression at [pos, end) is pkg.F() with pkg an imported
-// package's name that the file uses somewhere else too, and is not assigned to the parameter p
-// (ctx = context.Background() would become ctx = ctx).
-func (c *checker) importKept(pos, end token.Pos, p *ssa.Parameter) bool {
-	for _, f := range c.pass.Files {
-		if f.FileStart > pos || pos > f.FileEnd {
-			continue
-		}
-		path, _ := astutil.PathEnclosingInterval(f, pos, end)
-		if len(path) == 0 {
-			return false
-		}
-		call, ok := path[0].(*ast.CallExpr)
-		if !ok || call.Pos() != pos || call.End() != end || assignsTo(path, p) {
-			return false
-		}
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok {
-			return false
-		}
-		id, ok := sel.X.(*ast.Ident)
-		if !ok {
-			return false
-		}
-		pkg, ok := c.pass.TypesInfo.Uses[id].(*types.PkgName)
-		if !ok {
-			return false
-		}
-		other := false
-		ast.Inspect(f, func(n ast.Node) bool {
-			if x, ok := n.(*ast.Ident); ok && x != id && c.pass.TypesInfo.Uses[x] == pkg {
-				other = true
-			}
-			return !other
-		})
-		return other
-	}
-	return false
-}
-
-// assignsTo reports whether the expression path[0] is the right-hand side of an assignment to
-// the variable of parameter p.
-func assignsTo(path []ast.Node, p *ssa.Parameter) bool {
+// assignsTo reports whether the expression at [pos, end) of file is the right-hand side of an
+// assignment to a variable named as parameter p.
+func assignsTo(file *ast.File, pos, end token.Pos, p *ssa.Parameter) bool {
+	path, _ := astutil.PathEnclosingInterval(file, pos, end)
 	if len(path) < 2 {
 		return false
 	}

@@ -3,10 +3,12 @@
 package reqctx
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/scope"
@@ -75,4 +77,42 @@ func Visible(pass *analysis.Pass, p *ssa.Parameter, pos token.Pos) bool {
 	}
 	_, found := inner.LookupParent(obj.Name(), pos)
 	return found == types.Object(obj)
+}
+
+// ImportStays reports whether the call expression at [pos, end) of file, a root spelled
+// pkg.F() (context.Background()), can be replaced by another expression without leaving pkg's
+// import unused: the file names the package somewhere else too. A root spelled otherwise (a
+// function value, mk()) is not replaced.
+func ImportStays(pass *analysis.Pass, file *ast.File, pos, end token.Pos) bool {
+	if file == nil {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(file, pos, end)
+	if len(path) == 0 {
+		return false
+	}
+	call, ok := path[0].(*ast.CallExpr)
+	if !ok || call.Pos() != pos || call.End() != end {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	pkg, ok := pass.TypesInfo.Uses[id].(*types.PkgName)
+	if !ok {
+		return false
+	}
+	other := false
+	ast.Inspect(file, func(n ast.Node) bool {
+		if x, ok := n.(*ast.Ident); ok && x != id && pass.TypesInfo.Uses[x] == pkg {
+			other = true
+		}
+		return !other
+	})
+	return other
 }
