@@ -42,7 +42,7 @@ type adapted struct {
 }
 
 func (s *adapted) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
-	_ = s.prices.Price(ctx, req.GetId()) // want `\(dynamic.legacyPrices\).Price, called in handler adapted.GetItem, works with context.Background\(\)`
+	_ = s.prices.Price(ctx, req.GetId())  // want `\(dynamic.legacyPrices\).Price, called in handler adapted.GetItem, works with context.Background\(\)`
 	_ = s.mirror.Mirror(ctx, req.GetId()) // the service's own client: not its work
 	return nil, nil
 }

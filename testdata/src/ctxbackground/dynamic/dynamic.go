@@ -35,7 +35,9 @@ func retry(ctx context.Context, attempts int, fn func(context.Context, string) e
 }
 
 // registry only stores what it is given: a handler for later, not work of this call.
-type registry struct{ hooks []func(context.Context, string) error }
+type registry struct {
+	hooks []func(context.Context, string) error
+}
 
 func (r *registry) register(fn func(context.Context, string) error) { r.hooks = append(r.hooks, fn) }
 

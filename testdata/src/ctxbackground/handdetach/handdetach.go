@@ -35,10 +35,10 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if _, err := s.store.Get(internal(ctx), req.GetId()); err != nil {
 		return nil, err
 	}
-	_, _ = s.store.Get(rpcctx.Undocumented(ctx), req.GetId()) // want `rpcctx\.Undocumented, called in handler Server\.GetItem, returns a ctx from context\.Background\(\), not the caller's; derive it from ctx`
-	_, _ = s.store.Get(rpcctx.Unfinished(ctx), req.GetId())   // want `rpcctx\.Unfinished, called in handler Server\.GetItem, returns a ctx from context\.Background\(\), not the caller's; derive it from ctx`
-	_, _ = s.store.Get(rpcctx.Audited(ctx, s.audit), "a")     // want `rpcctx\.Audited, called in handler Server\.GetItem, returns a ctx from context\.Background\(\), not the caller's; derive it from ctx`
-	_, _ = s.store.Get(rpcctx.Passing(ctx, s.audit), "p")     // want `rpcctx\.Passing, called in handler Server\.GetItem, returns a ctx from context\.Background\(\), not the caller's; derive it from ctx`
+	_, _ = s.store.Get(rpcctx.Undocumented(ctx), req.GetId())                        // want `rpcctx\.Undocumented, called in handler Server\.GetItem, returns a ctx from context\.Background\(\), not the caller's; derive it from ctx`
+	_, _ = s.store.Get(rpcctx.Unfinished(ctx), req.GetId())                          // want `rpcctx\.Unfinished, called in handler Server\.GetItem, returns a ctx from context\.Background\(\), not the caller's; derive it from ctx`
+	_, _ = s.store.Get(rpcctx.Audited(ctx, s.audit), "a")                            // want `rpcctx\.Audited, called in handler Server\.GetItem, returns a ctx from context\.Background\(\), not the caller's; derive it from ctx`
+	_, _ = s.store.Get(rpcctx.Passing(ctx, s.audit), "p")                            // want `rpcctx\.Passing, called in handler Server\.GetItem, returns a ctx from context\.Background\(\), not the caller's; derive it from ctx`
 	inline := context.WithValue(context.Background(), reqKey{}, ctx.Value(reqKey{})) // want `context\.Background\(\) in handler Server\.GetItem drops the caller's deadline and cancellation; pass ctx`
 	return s.store.Get(inline, req.GetId())
 }

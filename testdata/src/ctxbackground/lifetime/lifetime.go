@@ -121,7 +121,7 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	defer w.Stop()
 	_ = EmptyEnv()          // a value read: silent
 	poll(s.db, req.GetId()) // want `lifetime\.poll, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
-	job := Prepare(s.db) // a job's lifetime: silent
+	job := Prepare(s.db)    // a job's lifetime: silent
 	defer job.CancelFn(nil)
 	once(s.db) // want `lifetime\.once, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 	return &catalogpb.Item{Id: req.GetId()}, nil

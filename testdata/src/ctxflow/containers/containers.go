@@ -40,8 +40,8 @@ func New(parent context.Context, m *lifecycle.Manager) *Server {
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
 	_ = load(s.life.Context(), req.GetId()) // want `containers.load in handler Server.GetItem uses receiver field`
-	_ = load(s.tenants[req.GetId()], "t")  // want `uses receiver field tenants`
-	_ = load(s.shards[0], "s")             // want `uses receiver field shards`
+	_ = load(s.tenants[req.GetId()], "t")   // want `uses receiver field tenants`
+	_ = load(s.shards[0], "s")              // want `uses receiver field shards`
 	var l lifetime = lifecycle.NewRequest(ctx)
 	_ = load(l.Context(), "request") // a per-request state: the request's ctx
 	return nil, nil

@@ -156,7 +156,7 @@ func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream grpc.ServerSt
 	// context.AfterFunc, or by a goroutine that waits for Done and then cancels.
 	actx, acancel := context.WithCancel(context.Background())
 	defer context.AfterFunc(sctx, acancel)() // want `\[request\]`
-	use(actx) // want `\[request\]`
+	use(actx)                                // want `\[request\]`
 	gctx, gcancel := context.WithCancel(context.Background())
 	go func() {
 		<-sctx.Done()

@@ -20,7 +20,9 @@ type appendable interface {
 
 type adapter struct{ db *tsdb.DB }
 
-func (a adapter) Appender(ctx context.Context) (*tsdb.Appender, error) { return a.db.Appender(ctx), nil }
+func (a adapter) Appender(ctx context.Context) (*tsdb.Appender, error) {
+	return a.db.Appender(ctx), nil
+}
 
 type Server struct {
 	catalogpb.UnimplementedCatalogServer

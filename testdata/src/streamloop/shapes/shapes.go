@@ -123,4 +123,3 @@ func (s *Server) UploadItems(stream catalogpb.Catalog_UploadItemsServer) error {
 	}
 	return stream.SendAndClose(&catalogpb.UploadSummary{Count: int32(len(b.items))})
 }
-

@@ -49,9 +49,9 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if err != nil {
 		return nil, err
 	}
-	_, _ = s.other.Get(ctx, req.GetId()) // made out of sight: silent
-	s.names.Prefetch(ctx, req.GetId())   // runs the loader on a goroutine of its own: silent
-	_ = s.names.Peek(ctx, req.GetId())   // never runs the loader: silent
+	_, _ = s.other.Get(ctx, req.GetId())                         // made out of sight: silent
+	s.names.Prefetch(ctx, req.GetId())                           // runs the loader on a goroutine of its own: silent
+	_ = s.names.Peek(ctx, req.GetId())                           // never runs the loader: silent
 	if err := s.prices.Warm([]string{req.GetId()}); err != nil { // want `memo\.Cache\.Warm, called in handler Server\.GetItem, works with context\.Background\(\); pass ctx down`
 		return nil, err
 	}

@@ -30,7 +30,7 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	ids := []string{req.GetId()}
 	_ = batch.Each(ctx, ids, s.saveDetached) // want `svc.Server.saveDetached, called in handler Server.GetItem, works with context.Background\(\)`
 	_ = batch.Each(ctx, ids, s.save)
-	batch.Register(s.saveDetached) // kept for later, not run by this call
+	batch.Register(s.saveDetached)                                                        // kept for later, not run by this call
 	_ = batch.EachDetached(ids, time.Second, func(ctx context.Context, id string) error { // want `batch.EachDetached, called in handler Server.GetItem, works with context.Background\(\)`
 		return dial(ctx, id)
 	})
