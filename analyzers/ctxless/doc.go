@@ -27,7 +27,9 @@
 //     MContext only reads values from its ctx (slog's InfoContext; a method of the module that
 //     refers to its ctx only to log or read values, by its body or its fact: a lookup logging
 //     its miss with the caller's trace; for an interface, every implementation in sight does
-//     so or never refers to it: a logger interface's DebugContext attaching the trace).
+//     so or never refers to it: a logger interface's DebugContext attaching the trace), or
+//     returns nothing (glog's Verbose.InfoContext: a twin that cannot tell its caller the ctx
+//     cut it short is there for the ctx's values).
 //
 // For example:
 //

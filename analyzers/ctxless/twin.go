@@ -19,7 +19,9 @@ const twinSuffix = "Context"
 // rewrite is not mechanical. It returns nil otherwise, and when MContext only
 // reads values out of its ctx (slog's Logger.Info and InfoContext; noWork: an interface's
 // MContext every implementation of which does so, a logger interface's DebugContext): such a
-// call has no deadline to lose.
+// call has no deadline to lose. Nor has one whose MContext returns nothing (glog's
+// Verbose.Info and InfoContext, out of sight): it cannot tell its caller that the ctx cut it
+// short, so the ctx is there for its values (a log line's trace), not to end work anyone waits on.
 func genericTwin(m *types.Func, noWork func(*types.Func) bool) (twin *types.Func, exact bool) {
 	sig := m.Signature()
 	recv := sig.Recv()
@@ -28,7 +30,7 @@ func genericTwin(m *types.Func, noWork func(*types.Func) bool) (twin *types.Func
 	}
 	obj, _, _ := types.LookupFieldOrMethod(recv.Type(), true, m.Pkg(), m.Name()+twinSuffix)
 	twin, ok := obj.(*types.Func)
-	if !ok || ctxorigin.IsReader(twin) || noWork(twin) {
+	if !ok || twin.Signature().Results().Len() == 0 || ctxorigin.IsReader(twin) || noWork(twin) {
 		return nil, false
 	}
 	ok, exact = isTwinSignature(sig, twin.Signature())

@@ -1,7 +1,9 @@
 // Package logging calls ctx-less methods of interfaces that have Context twins. A twin whose
 // every implementation in sight only reads values from its ctx (a logger attaching the trace)
-// loses no deadline: the ctx-less call is no finding. One whose implementation works with its
-// ctx is; so is one of an interface no implementation of which is in sight.
+// loses no deadline: the ctx-less call is no finding, nor is one whose twin returns nothing
+// (glog's Info and InfoContext): it cannot tell its caller the ctx cut it short. One whose
+// implementation works with its ctx is; so is one of an interface no implementation of which is
+// in sight.
 package logging
 
 import (
@@ -73,9 +75,13 @@ func NewServer() *Server {
 }
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
-	s.log.Debug("get item", "id", req.GetId()) // every Logger in sight only reads its ctx: silent
-	s.audit.Record("get " + req.GetId())       // so does every audit: silent
-	if err := s.sink.Flush(); err != nil {     // want `Sink\.Flush in handler Server\.GetItem`
+	s.log.Debug("get item", "id", req.GetId())          // every Logger in sight only reads its ctx: silent
+	s.audit.Record("get " + req.GetId())                // so does every audit: silent
+	clog.V(1).Info("get " + req.GetId())                // InfoContext returns nothing: it cannot end work anyone waits on
+	if err := clog.V(1).Post(req.GetId()); err != nil { // want `Verbose\.Post in handler Server\.GetItem`
+		return nil, err
+	}
+	if err := s.sink.Flush(); err != nil { // want `Sink\.Flush in handler Server\.GetItem`
 		return nil, err
 	}
 	if err := s.journal.Append(req.GetId()); err != nil { // want `journal\.Append in handler Server\.GetItem`

@@ -79,3 +79,34 @@ func (r remote) FlushContext(ctx context.Context) error {
 	}
 	return resp.Body.Close()
 }
+
+// Verbose logs at a level when true, as glog's does: InfoContext hands its ctx to the hook the
+// program installed, which may do anything with it, and returns nothing.
+type Verbose bool
+
+// Hook receives every line with its ctx.
+var Hook func(ctx context.Context, line string)
+
+// V returns whether lines at level are logged.
+func V(level int) Verbose { return level < 2 }
+
+// Info logs a line.
+func (v Verbose) Info(line string) { v.InfoContext(context.Background(), line) }
+
+// InfoContext logs a line with the ctx's values.
+func (v Verbose) InfoContext(ctx context.Context, line string) {
+	if v && Hook != nil {
+		Hook(ctx, line)
+	}
+}
+
+// Post sends a line and waits for the collector's answer.
+func (v Verbose) Post(line string) error { return v.PostContext(context.Background(), line) }
+
+// PostContext sends a line with the ctx the call is given.
+func (v Verbose) PostContext(ctx context.Context, line string) error {
+	if v && Hook != nil {
+		Hook(ctx, line)
+	}
+	return ctx.Err()
+}
