@@ -754,13 +754,32 @@ func startedHere(mc *ssa.MakeClosure) bool {
 
 // RunsHere reports whether the function value v — a literal (its MakeClosure, or the function
 // itself when it captures nothing) — is called, or handed to a call that runs it, by the
-// function that makes it: not started on a goroutine, deferred or stored for later.
-func (r *Resolver) RunsHere(v ssa.Value) bool {
+// function that makes it: not started on a goroutine, deferred or stored for later. A
+// conversion to a named func type (pool.Task(func(ctx context.Context) error { … }), or a
+// literal passed where one is expected) is the same value; so is the local a closure captures
+// it in (loadedAndRun).
+func (r *Resolver) RunsHere(v ssa.Value) bool { return r.runsHere(v, make(map[ssa.Value]bool)) }
+
+// runsHere is RunsHere, seen holding the values asked about on the way (a literal that calls
+// itself through the local it is stored in).
+func (r *Resolver) runsHere(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return false
+	}
+	seen[v] = true
 	refs := v.Referrers()
 	if refs == nil {
 		return false
 	}
 	for _, ref := range *refs {
+		if ct, ok := ref.(*ssa.ChangeType); ok && r.runsHere(ct, seen) {
+			return true
+		}
+		if st, ok := ref.(*ssa.Store); ok && st.Val == v {
+			if cell, ok := st.Addr.(*ssa.Alloc); ok && cell.Heap && r.loadedAndRun(cell, seen) {
+				return true
+			}
+		}
 		if call, ok := ref.(*ssa.Call); ok {
 			if call.Call.Value == v {
 				return true
@@ -771,6 +790,40 @@ func (r *Resolver) RunsHere(v ssa.Value) bool {
 				}
 				if runs, known := r.runsArg(&call.Call, i); runs || !known {
 					return true // run by the callee, or handed to one out of sight: it may (errgroup's Go)
+				}
+			}
+		}
+	}
+	return false
+}
+
+// loadedAndRun reports whether a function value stored at addr — a local captured by a
+// closure lives in a heap cell — is loaded and run here: by this function, or by a literal that
+// captures the cell and runs here itself (work := func(ctx context.Context) error { … };
+// call := func() error { return r.Do(work) }; call()).
+func (r *Resolver) loadedAndRun(addr ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[addr] {
+		return false
+	}
+	seen[addr] = true
+	refs := addr.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, ref := range *refs {
+		switch ref := ref.(type) {
+		case *ssa.UnOp:
+			if ref.Op == token.MUL && ref.X == addr && r.runsHere(ref, seen) {
+				return true
+			}
+		case *ssa.MakeClosure:
+			fn, ok := ref.Fn.(*ssa.Function)
+			if !ok {
+				continue
+			}
+			for i, b := range ref.Bindings {
+				if b == addr && i < len(fn.FreeVars) && r.loadedAndRun(fn.FreeVars[i], seen) && r.runsHere(ref, seen) {
+					return true
 				}
 			}
 		}

@@ -75,6 +75,58 @@ func (s *Server) closure(ctx context.Context, id string) error { // want closure
 	})
 }
 
+// task hands the literal over as a pool.Task: the same literal, run by RunTask.
+func (s *Server) task(ctx context.Context, id string) error { // want task:"drops ctx"
+	return pool.NewRetrier(ctx).RunTask(func(context.Context) error {
+		return dial(context.Background(), id)
+	})
+}
+
+// converted converts it first.
+func (s *Server) converted(ctx context.Context, id string) error { // want converted:"drops ctx"
+	t := pool.Task(func(context.Context) error {
+		return dial(context.Background(), id)
+	})
+	return pool.NewRetrier(ctx).RunTask(t)
+}
+
+// captured keeps the literal in a variable that the literal it hands over calls.
+func (s *Server) captured(ctx context.Context, id string) error { // want captured:"drops ctx"
+	work := func() error { return dial(context.Background(), id) }
+	return pool.NewRetrier(ctx).Do(func(context.Context) error { return work() })
+}
+
+// handedInside hands the literal over from inside another literal, which it calls.
+func (s *Server) handedInside(ctx context.Context, id string) error { // want handedInside:"drops ctx"
+	work := func(context.Context) error { return dial(context.Background(), id) }
+	call := func() error { return pool.NewRetrier(ctx).Do(work) }
+	return call()
+}
+
+// handedInsideKept hands it over from inside a literal it returns, not run here.
+func (s *Server) handedInsideKept(ctx context.Context, id string) func() error {
+	work := func(context.Context) error { return dial(context.Background(), id) }
+	return func() error { return pool.NewRetrier(ctx).Do(work) }
+}
+
+// capturedKept keeps it in a literal that is stored, not run: nothing runs work here.
+func (s *Server) capturedKept(id string) func() error {
+	work := func() error { return dial(context.Background(), id) }
+	return func() error { return work() }
+}
+
+// recursive retries through a literal that calls itself by its local.
+func (s *Server) recursive(id string) error { // want recursive:"drops ctx"
+	var try func(n int) error
+	try = func(n int) error {
+		if err := dial(context.Background(), id); err != nil && n > 0 {
+			return try(n - 1)
+		}
+		return nil
+	}
+	return try(3)
+}
+
 // passes works with the ctx each runner gives it: nothing of its own.
 func (s *Server) passes(ctx context.Context, id string) error {
 	return pool.NewRetrier(ctx).Do(func(ctx context.Context) error {
@@ -83,12 +135,19 @@ func (s *Server) passes(ctx context.Context, id string) error {
 }
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
-	s.refresh(req.GetId())          // want `api.Server.refresh, called in handler Server.GetItem, works with context.Background\(\)`
-	_ = s.now(req.GetId())          // want `api.Server.now, called in handler Server.GetItem, works with context.Background\(\)`
-	_ = s.retry(ctx, req.GetId())   // want `api.Server.retry, called in handler Server.GetItem, works with context.Background\(\)`
-	_ = s.bound(ctx, req.GetId())   // want `api.Server.bound, called in handler Server.GetItem, works with context.Background\(\)`
-	_ = s.job(ctx, req.GetId())     // want `api.Server.job, called in handler Server.GetItem, works with context.Background\(\)`
-	_ = s.closure(ctx, req.GetId()) // want `api.Server.closure, called in handler Server.GetItem, works with context.Background\(\)`
+	s.refresh(req.GetId())            // want `api.Server.refresh, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.now(req.GetId())            // want `api.Server.now, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.retry(ctx, req.GetId())     // want `api.Server.retry, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.bound(ctx, req.GetId())     // want `api.Server.bound, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.job(ctx, req.GetId())       // want `api.Server.job, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.closure(ctx, req.GetId())   // want `api.Server.closure, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.task(ctx, req.GetId())      // want `api.Server.task, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.converted(ctx, req.GetId()) // want `api.Server.converted, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.captured(ctx, req.GetId())  // want `api.Server.captured, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.capturedKept(req.GetId())
+	_ = s.handedInside(ctx, req.GetId()) // want `api.Server.handedInside, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.handedInsideKept(ctx, req.GetId())
+	_ = s.recursive(req.GetId()) // want `api.Server.recursive, called in handler Server.GetItem, works with context.Background\(\)`
 	_ = s.passes(ctx, req.GetId())
 	return &catalogpb.Item{}, nil
 }

@@ -57,3 +57,9 @@ type Job struct {
 
 // RunJob runs f with the job's ctx.
 func RunJob(j Job, f func(ctx context.Context) error) error { return f(j.Ctx) }
+
+// Task is a piece of work given the ctx to do it within.
+type Task func(ctx context.Context) error
+
+// RunTask runs t with the retrier's ctx before it returns.
+func (r *Retrier) RunTask(t Task) error { return t(r.ctx) }
