@@ -754,10 +754,11 @@ func startedHere(mc *ssa.MakeClosure) bool {
 
 // RunsHere reports whether the function value v — a literal (its MakeClosure, or the function
 // itself when it captures nothing) — is called, or handed to a call that runs it, by the
-// function that makes it: not started on a goroutine, deferred or stored for later. A
-// conversion to a named func type (pool.Task(func(ctx context.Context) error { … }), or a
-// literal passed where one is expected) is the same value; so is the local a closure captures
-// it in (loadedAndRun).
+// function that makes it: not started on a goroutine, deferred or stored for later. The local a
+// closure captures it in is the same value (loadedAndRun). A conversion to a named func type
+// (r.RunTask(func(ctx context.Context) error { … }) with RunTask taking a pool.Task) is not
+// followed: on real code it led only into a client cache's build (seaweedfs's
+// GetRemoteStorageWith, whose build makes a client with its own lifetime), no lost deadline.
 func (r *Resolver) RunsHere(v ssa.Value) bool { return r.runsHere(v, make(map[ssa.Value]bool)) }
 
 // runsHere is RunsHere, seen holding the values asked about on the way (a literal that calls
@@ -772,9 +773,6 @@ func (r *Resolver) runsHere(v ssa.Value, seen map[ssa.Value]bool) bool {
 		return false
 	}
 	for _, ref := range *refs {
-		if ct, ok := ref.(*ssa.ChangeType); ok && r.runsHere(ct, seen) {
-			return true
-		}
 		if st, ok := ref.(*ssa.Store); ok && st.Val == v {
 			if cell, ok := st.Addr.(*ssa.Alloc); ok && cell.Heap && r.loadedAndRun(cell, seen) {
 				return true

@@ -75,19 +75,13 @@ func (s *Server) closure(ctx context.Context, id string) error { // want closure
 	})
 }
 
-// task hands the literal over as a pool.Task: the same literal, run by RunTask.
-func (s *Server) task(ctx context.Context, id string) error { // want task:"drops ctx"
+// task hands the literal over as a pool.Task, which RunTask runs: a known miss. The conversion
+// to the named func type is not followed (on real code it led only into a client cache's
+// build, a client's own lifetime).
+func (s *Server) task(ctx context.Context, id string) error {
 	return pool.NewRetrier(ctx).RunTask(func(context.Context) error {
 		return dial(context.Background(), id)
 	})
-}
-
-// converted converts it first.
-func (s *Server) converted(ctx context.Context, id string) error { // want converted:"drops ctx"
-	t := pool.Task(func(context.Context) error {
-		return dial(context.Background(), id)
-	})
-	return pool.NewRetrier(ctx).RunTask(t)
 }
 
 // captured keeps the literal in a variable that the literal it hands over calls.
@@ -135,15 +129,14 @@ func (s *Server) passes(ctx context.Context, id string) error {
 }
 
 func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
-	s.refresh(req.GetId())            // want `api.Server.refresh, called in handler Server.GetItem, works with context.Background\(\)`
-	_ = s.now(req.GetId())            // want `api.Server.now, called in handler Server.GetItem, works with context.Background\(\)`
-	_ = s.retry(ctx, req.GetId())     // want `api.Server.retry, called in handler Server.GetItem, works with context.Background\(\)`
-	_ = s.bound(ctx, req.GetId())     // want `api.Server.bound, called in handler Server.GetItem, works with context.Background\(\)`
-	_ = s.job(ctx, req.GetId())       // want `api.Server.job, called in handler Server.GetItem, works with context.Background\(\)`
-	_ = s.closure(ctx, req.GetId())   // want `api.Server.closure, called in handler Server.GetItem, works with context.Background\(\)`
-	_ = s.task(ctx, req.GetId())      // want `api.Server.task, called in handler Server.GetItem, works with context.Background\(\)`
-	_ = s.converted(ctx, req.GetId()) // want `api.Server.converted, called in handler Server.GetItem, works with context.Background\(\)`
-	_ = s.captured(ctx, req.GetId())  // want `api.Server.captured, called in handler Server.GetItem, works with context.Background\(\)`
+	s.refresh(req.GetId())          // want `api.Server.refresh, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.now(req.GetId())          // want `api.Server.now, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.retry(ctx, req.GetId())   // want `api.Server.retry, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.bound(ctx, req.GetId())   // want `api.Server.bound, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.job(ctx, req.GetId())     // want `api.Server.job, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.closure(ctx, req.GetId()) // want `api.Server.closure, called in handler Server.GetItem, works with context.Background\(\)`
+	_ = s.task(ctx, req.GetId())
+	_ = s.captured(ctx, req.GetId()) // want `api.Server.captured, called in handler Server.GetItem, works with context.Background\(\)`
 	_ = s.capturedKept(req.GetId())
 	_ = s.handedInside(ctx, req.GetId()) // want `api.Server.handedInside, called in handler Server.GetItem, works with context.Background\(\)`
 	_ = s.handedInsideKept(ctx, req.GetId())
