@@ -70,6 +70,7 @@ type Resolver struct {
 	implsOf map[*types.Interface][]types.Type // per interface: the implementing types (T or *T)
 	vf      *valueflow.Flow                   // the package's value flow, made on first use
 	runs    map[paramKey]bool                 // RunsParam, memoised
+	asking  map[ssa.Value]bool                // RunsHere's questions under way
 
 	// Imported, if set, answers RunsParam for a function of another package from its fact: ok
 	// is false when the function's package was not summarised (it may run anything).
@@ -754,28 +755,34 @@ func startedHere(mc *ssa.MakeClosure) bool {
 
 // RunsHere reports whether the function value v — a literal (its MakeClosure, or the function
 // itself when it captures nothing) — is called, or handed to a call that runs it, by the
-// function that makes it: not started on a goroutine, deferred or stored for later. The local a
-// closure captures it in is the same value (loadedAndRun). A conversion to a named func type
+// function that makes it: not started on a goroutine, deferred or stored for later. Kept in a
+// local that a closure captures (go/ssa's cell), it runs where a load of the cell is run
+// (callsCell: work := func(ctx context.Context) error { … }; call := func() error { return
+// r.Do(work) }; call()). A literal converted to a named func type as it is handed over
 // (r.RunTask(func(ctx context.Context) error { … }) with RunTask taking a pool.Task) is not
 // followed: on real code it led only into a client cache's build (seaweedfs's
 // GetRemoteStorageWith, whose build makes a client with its own lifetime), no lost deadline.
-func (r *Resolver) RunsHere(v ssa.Value) bool { return r.runsHere(v, make(map[ssa.Value]bool)) }
-
-// runsHere is RunsHere, seen holding the values asked about on the way (a literal that calls
-// itself through the local it is stored in).
-func (r *Resolver) runsHere(v ssa.Value, seen map[ssa.Value]bool) bool {
-	if seen[v] {
-		return false
+func (r *Resolver) RunsHere(v ssa.Value) bool {
+	if r.asking[v] {
+		return false // a literal that runs itself through the local it is kept in
 	}
-	seen[v] = true
+	if r.asking == nil {
+		r.asking = make(map[ssa.Value]bool)
+	}
+	r.asking[v] = true
+	defer delete(r.asking, v)
 	refs := v.Referrers()
 	if refs == nil {
 		return false
 	}
 	for _, ref := range *refs {
 		if st, ok := ref.(*ssa.Store); ok && st.Val == v {
-			if cell, ok := st.Addr.(*ssa.Alloc); ok && cell.Heap && r.loadedAndRun(cell, seen) {
-				return true
+			if cell, ok := st.Addr.(*ssa.Alloc); ok {
+				runs := false
+				r.callsCell(cell, 0, false, func(ssa.CallInstruction, int) { runs = true })
+				if runs {
+					return true
+				}
 			}
 		}
 		if call, ok := ref.(*ssa.Call); ok {
@@ -788,40 +795,6 @@ func (r *Resolver) runsHere(v ssa.Value, seen map[ssa.Value]bool) bool {
 				}
 				if runs, known := r.runsArg(&call.Call, i); runs || !known {
 					return true // run by the callee, or handed to one out of sight: it may (errgroup's Go)
-				}
-			}
-		}
-	}
-	return false
-}
-
-// loadedAndRun reports whether a function value stored at addr — a local captured by a
-// closure lives in a heap cell — is loaded and run here: by this function, or by a literal that
-// captures the cell and runs here itself (work := func(ctx context.Context) error { … };
-// call := func() error { return r.Do(work) }; call()).
-func (r *Resolver) loadedAndRun(addr ssa.Value, seen map[ssa.Value]bool) bool {
-	if seen[addr] {
-		return false
-	}
-	seen[addr] = true
-	refs := addr.Referrers()
-	if refs == nil {
-		return false
-	}
-	for _, ref := range *refs {
-		switch ref := ref.(type) {
-		case *ssa.UnOp:
-			if ref.Op == token.MUL && ref.X == addr && r.runsHere(ref, seen) {
-				return true
-			}
-		case *ssa.MakeClosure:
-			fn, ok := ref.Fn.(*ssa.Function)
-			if !ok {
-				continue
-			}
-			for i, b := range ref.Bindings {
-				if b == addr && i < len(fn.FreeVars) && r.loadedAndRun(fn.FreeVars[i], seen) && r.runsHere(ref, seen) {
-					return true
 				}
 			}
 		}
