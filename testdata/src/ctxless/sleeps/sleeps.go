@@ -127,3 +127,35 @@ func (s *Server) prefetch(ctx context.Context, id string) {
 		time.Sleep(time.Millisecond) // want `time.Sleep in handler Server.GetItem keeps the loop sleeping after the request is cancelled; use a select on the Done channel of ctx and a time.Timer`
 	}
 }
+
+// ListItems paces a server stream. Each turn sends, and returns when the Send fails, which it
+// does once the client has gone: the loop sleeps at most once more. Reported all the same: a
+// pause that cannot be cut short holds the handler for its length after the request is over,
+// and a select on the stream's Done channel is the fix people expect (a turn that asks
+// ctx.Err() instead is the one shape left silent).
+func (s *Server) ListItems(req *catalogpb.ListItemsRequest, stream catalogpb.Catalog_ListItemsServer) error {
+	for _, id := range []string{"a", "b"} {
+		if err := stream.Send(&catalogpb.Item{Id: id}); err != nil {
+			return err
+		}
+		time.Sleep(s.penalty) // want `time.Sleep in handler Server.ListItems keeps the loop sleeping`
+	}
+	return nil
+}
+
+// Reload polls with the request's ctx and returns when the poll fails: reported, as the poll a
+// store that never asks its ctx keeps answering would be.
+//
+//deadlinelint:scope
+func (s *Server) Reload(ctx context.Context, id string) error {
+	for {
+		item, err := s.db.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		if item.GetName() != "" {
+			return nil
+		}
+		time.Sleep(10 * time.Millisecond) // want `time.Sleep in request scope Server.Reload keeps the loop sleeping`
+	}
+}
