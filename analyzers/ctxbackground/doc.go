@@ -28,8 +28,9 @@
 // functions that only ask it whether it is done (below), a root used only to carry values
 // (read from, logged with, measured with, or derived into a ctx used so: a log line's fields
 // are lost, not a deadline), or handed only to functions that never refer to the ctx they take
-// (a getter returning a field, called directly: not through an interface or a function value,
-// whose callee may do anything), a root handed only to
+// (a getter returning a field, called directly, or through an interface every value of whose
+// receiver is in sight: not through a function value, or an interface with a value set out of
+// sight, whose callee may do anything), a root handed only to
 // functions that use their ctx only in goroutines they start (an exit monitor, a wait
 // returning a channel, also behind an interface every implementation in sight of which does:
 // the root is its lifetime, which the request ctx would end) or to make the lifetime of an

@@ -193,9 +193,14 @@ func (ig *ignoring) paramNoWork(callee *types.Func, k, depth int) bool {
 		}
 		return ig.in(carries, func() bool { return ig.noWork(fn.Params[k], depth+1) })
 	}
+	return readsParamFact(ig.pass, callee, k) || ig.mode == leaves && importedUnreferred(ig.pass, callee)
+}
+
+// importedUnreferred reports whether fn, a function of another package, never refers to its
+// ctx parameters, by its ignoresCtx fact.
+func importedUnreferred(pass *analysis.Pass, fn *types.Func) bool {
 	var ignores ignoresCtx
-	return readsParamFact(ig.pass, callee, k) ||
-		ig.mode == leaves && ig.pass.ImportObjectFact(callee.Origin(), &ignores) && ignores.Unreferred
+	return pass.ImportObjectFact(fn.Origin(), &ignores) && ignores.Unreferred
 }
 
 // OnlyLeaves reports whether the ctx value v, of a function of this package, is used only to
@@ -834,15 +839,19 @@ func (ig *ignoring) invokeNoWork(common *ssa.CallCommon) bool {
 // story and needs no settling.
 func (ig *ignoring) targetsNoWork(ts []callees.Target, complete bool) bool {
 	settled := complete
+	// In the leaves mode, when every value the receiver may hold is in sight, a target that
+	// never refers to its ctx leaves it too: no store wired in elsewhere sits behind the call,
+	// so a method that never looks at its ctx is all the call does with it.
+	unlooked := complete && ig.mode == leaves
 	all := callees.EveryProduction(ts, func(t callees.Target) bool {
 		if t.Fn == nil {
-			ok := t.Obj != nil && t.Obj.Pkg() != ig.pass.Pkg && ig.importedNoWork(t.Obj)
+			ok := t.Obj != nil && t.Obj.Pkg() != ig.pass.Pkg && (ig.importedNoWork(t.Obj) || unlooked && importedUnreferred(ig.pass, t.Obj))
 			settled = settled || ok
 			return ok
 		}
 		outer := ig.low
 		ig.low = noCycle
-		ok := ig.ignoresParams(t.Fn)
+		ok := ig.ignoresParams(t.Fn) || unlooked && typesutil.CtxParamIndex(t.Fn.Signature) >= 0 && !refersToCtx(t.Fn)
 		settled = settled || ok && ig.low == noCycle
 		ig.low = min(outer, ig.low)
 		return ok
