@@ -24,6 +24,14 @@ type Flow struct {
 	funcs  []*ssa.Function
 	stores map[any][]ssa.Value // per field (*types.Var), package variable (*ssa.Global), element type (elemKey)
 	elems  map[*types.Var]*Elements
+	// open holds the fields and package variables whose address goes where the package does
+	// not see what is stored through it (store.Inject(&s.backend), fx.Populate(&defStore)):
+	// their stores are not all in the index.
+	open map[any]bool
+	// filled holds the fields and package variables holding a map or slice the package hands
+	// to a call that may store into it (plugins.RegisterAll(s.backends)): their elements are
+	// not all in the index.
+	filled map[any]bool
 }
 
 // Elements are the values the package stores into the elements of the maps, slices or arrays
@@ -240,6 +248,9 @@ func (w *walk) load(addr ssa.Value) bool {
 // values, which no store of the package shows.
 func (w *walk) element(c ssa.Value) bool {
 	if vs, ok := LocalElements(c); ok {
+		if w.mode != Lenient && localFilledElsewhere(c) {
+			return false // store.Fill(l) or copy(l, …) may have put anything there
+		}
 		return w.all(vs)
 	}
 	if w.mode == Owned && !w.f.madeHere(c) {
@@ -317,13 +328,13 @@ func (f *Flow) madeAt(addr ssa.Value, all func([]ssa.Value) bool) bool {
 		if !f.private(a.Object()) {
 			return false
 		}
-		return all(f.storedTo(a))
+		return all(f.storedTo(a)) && !f.open[a] && !f.filled[a]
 	case *ssa.FieldAddr:
 		fv := typesutil.FieldVar(a.X.Type(), a.Field)
 		if fv == nil || !f.private(fv) {
 			return false
 		}
-		return all(f.storedTo(fv))
+		return all(f.storedTo(fv)) && !f.open[fv] && !f.filled[fv]
 	}
 	return false
 }
@@ -384,7 +395,7 @@ func (w *walk) stored(key any) bool {
 	}
 	vs := w.f.storedTo(key)
 	if w.mode != Lenient {
-		return w.all(vs)
+		return !w.f.open[key] && w.all(vs)
 	}
 	any := false
 	for _, v := range vs {
@@ -425,6 +436,8 @@ func (f *Flow) storedTo(key any) []ssa.Value {
 	if f.stores == nil {
 		f.stores = make(map[any][]ssa.Value)
 		f.elems = make(map[*types.Var]*Elements)
+		f.open = make(map[any]bool)
+		f.filled = make(map[any]bool)
 		funcs := f.funcs
 		if initFn := f.pkg.Func("init"); initFn != nil { // package variables' initialisers
 			funcs = append([]*ssa.Function{initFn}, funcs...)
@@ -453,6 +466,7 @@ func (f *Flow) index(fn *ssa.Function) {
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
+			f.indexPlaces(instr)
 			switch instr := instr.(type) {
 			case *ssa.Store:
 				switch a := instr.Addr.(type) {
@@ -476,6 +490,76 @@ func (f *Flow) index(fn *ssa.Function) {
 			}
 		}
 	}
+}
+
+// indexPlaces records, for instr, the fields and package variables whose stores the index
+// cannot all see: one whose address instr hands on (open), one holding a map or slice instr
+// loads and hands to a call that may fill it (filled). Only places that may hold interface or
+// function values count: what such a place holds decides which code a call runs.
+func (f *Flow) indexPlaces(instr ssa.Instruction) {
+	switch instr := instr.(type) {
+	case *ssa.FieldAddr:
+		if fv := typesutil.FieldVar(instr.X.Type(), instr.Field); fv != nil && holdsCode(fv.Type()) && addressGoesOut(instr) {
+			f.open[fv] = true
+		}
+	case *ssa.UnOp:
+		if instr.Op != token.MUL || !filledElsewhere(instr, 0) {
+			break
+		}
+		switch a := instr.X.(type) {
+		case *ssa.FieldAddr:
+			if fv := typesutil.FieldVar(a.X.Type(), a.Field); fv != nil && holdsCode(fv.Type()) {
+				f.filled[fv] = true
+			}
+		case *ssa.Global:
+			if holdsCode(a.Type().(*types.Pointer).Elem()) {
+				f.filled[a] = true
+			}
+		}
+	}
+	var ops [8]*ssa.Value
+	for _, op := range instr.Operands(ops[:0]) {
+		if g, ok := (*op).(*ssa.Global); ok && holdsCode(g.Type().(*types.Pointer).Elem()) && !addressUse(instr, g) {
+			f.open[g] = true
+		}
+	}
+}
+
+// holdsCode reports whether a value of type t may hold interface or function values.
+func holdsCode(t types.Type) bool { return holdsValuesOfUnknownType(t, map[types.Type]bool{}) }
+
+// addressGoesOut reports whether the address addr is used other than to load from or store to
+// it, or to reach a part of what it points to.
+func addressGoesOut(addr ssa.Value) bool {
+	for _, ref := range *addr.Referrers() {
+		if !addressUse(ref, addr) {
+			return true
+		}
+	}
+	return false
+}
+
+// addressUse reports whether instr uses the address addr only to load from it, store to it, or
+// take the address of a part of what it points to.
+func addressUse(instr ssa.Instruction, addr ssa.Value) bool {
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		return instr.Addr == addr && instr.Val != addr
+	case *ssa.UnOp:
+		return instr.Op == token.MUL
+	case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.DebugRef:
+		return true
+	}
+	return false
+}
+
+// localFilledElsewhere reports whether the local container c (LocalElements: a slice of an
+// array the function makes, the array itself) is handed to a call that may store into it.
+func localFilledElsewhere(c ssa.Value) bool {
+	if s, ok := c.(*ssa.Slice); ok {
+		c = s.X
+	}
+	return filledElsewhere(c, 0)
 }
 
 // Container returns the map, slice or array an element read v is read from (m[k], a[i],
@@ -580,7 +664,13 @@ func LocalElements(c ssa.Value) ([]ssa.Value, bool) {
 						return nil, false
 					}
 				}
-			case *ssa.Slice, *ssa.DebugRef:
+			case *ssa.Slice:
+				vs, ok := sliceStores(ref, 0)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, vs...)
+			case *ssa.DebugRef:
 			default:
 				return nil, false
 			}
@@ -588,6 +678,39 @@ func LocalElements(c ssa.Value) ([]ssa.Value, bool) {
 		return out, true
 	}
 	return nil, false
+}
+
+// sliceStores returns the values the function stores into the elements of s, a slice of a
+// local array, through it or its slices (l[0] = v); ok is false when an element's address goes
+// elsewhere.
+func sliceStores(s ssa.Value, depth int) (out []ssa.Value, ok bool) {
+	if depth > 4 {
+		return nil, false
+	}
+	for _, ref := range *s.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.IndexAddr:
+			for _, use := range *ref.Referrers() {
+				switch use := use.(type) {
+				case *ssa.Store:
+					if use.Addr != ref {
+						return nil, false
+					}
+					out = append(out, use.Val)
+				case *ssa.UnOp, *ssa.DebugRef:
+				default:
+					return nil, false
+				}
+			}
+		case *ssa.Slice:
+			vs, ok := sliceStores(ref, depth+1)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, vs...)
+		}
+	}
+	return out, true
 }
 
 // LocalStores returns the values stored to the local variable alloc, or nil when something
