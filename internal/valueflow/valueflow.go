@@ -651,43 +651,21 @@ func LocalElements(c ssa.Value) ([]ssa.Value, bool) {
 			return LocalElements(alloc)
 		}
 	case *ssa.Alloc: // the array behind a slice literal, or variadic arguments
-		var out []ssa.Value
-		for _, ref := range *c.Referrers() {
-			switch ref := ref.(type) {
-			case *ssa.IndexAddr:
-				for _, use := range *ref.Referrers() {
-					switch use := use.(type) {
-					case *ssa.Store:
-						out = append(out, use.Val)
-					case *ssa.UnOp, *ssa.DebugRef:
-					default:
-						return nil, false
-					}
-				}
-			case *ssa.Slice:
-				vs, ok := sliceStores(ref, 0)
-				if !ok {
-					return nil, false
-				}
-				out = append(out, vs...)
-			case *ssa.DebugRef:
-			default:
-				return nil, false
-			}
-		}
-		return out, true
+		return arrayStores(c, true, 0)
 	}
 	return nil, false
 }
 
-// sliceStores returns the values the function stores into the elements of s, a slice of a
-// local array, through it or its slices (l[0] = v); ok is false when an element's address goes
-// elsewhere.
-func sliceStores(s ssa.Value, depth int) (out []ssa.Value, ok bool) {
+// arrayStores returns the values the function stores into the elements of x — a local array,
+// or a slice of one — through it or its slices (l[0] = v); ok is false when an element's
+// address goes elsewhere, or when the array itself (whole) is used but to index or slice it.
+// A slice may go anywhere: handed to a call, it is what the call is given (variadic
+// arguments); whether the call fills it is filledElsewhere's question.
+func arrayStores(x ssa.Value, whole bool, depth int) (out []ssa.Value, ok bool) {
 	if depth > 4 {
 		return nil, false
 	}
-	for _, ref := range *s.Referrers() {
+	for _, ref := range *x.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.IndexAddr:
 			for _, use := range *ref.Referrers() {
@@ -703,11 +681,16 @@ func sliceStores(s ssa.Value, depth int) (out []ssa.Value, ok bool) {
 				}
 			}
 		case *ssa.Slice:
-			vs, ok := sliceStores(ref, depth+1)
+			vs, ok := arrayStores(ref, false, depth+1)
 			if !ok {
 				return nil, false
 			}
 			out = append(out, vs...)
+		case *ssa.DebugRef:
+		default:
+			if whole {
+				return nil, false
+			}
 		}
 	}
 	return out, true
