@@ -193,12 +193,12 @@ func (ig *ignoring) paramNoWork(callee *types.Func, k, depth int) bool {
 		}
 		return ig.in(carries, func() bool { return ig.noWork(fn.Params[k], depth+1) })
 	}
-	return readsParamFact(ig.pass, callee, k) || ig.mode == leaves && importedUnreferred(ig.pass, callee)
+	return readsParamFact(ig.pass, callee, k) || ig.mode == leaves && unreferred(ig.pass, callee)
 }
 
-// importedUnreferred reports whether fn, a function of another package, never refers to its
-// ctx parameters, by its ignoresCtx fact.
-func importedUnreferred(pass *analysis.Pass, fn *types.Func) bool {
+// unreferred reports whether fn takes a ctx and never refers to it, by its ignoresCtx fact
+// (exportIgnoring's, from its syntax; in this package as in another).
+func unreferred(pass *analysis.Pass, fn *types.Func) bool {
 	var ignores ignoresCtx
 	return pass.ImportObjectFact(fn.Origin(), &ignores) && ignores.Unreferred
 }
@@ -845,13 +845,13 @@ func (ig *ignoring) targetsNoWork(ts []callees.Target, complete bool) bool {
 	unlooked := complete && ig.mode == leaves
 	all := callees.EveryProduction(ts, func(t callees.Target) bool {
 		if t.Fn == nil {
-			ok := t.Obj != nil && t.Obj.Pkg() != ig.pass.Pkg && (ig.importedNoWork(t.Obj) || unlooked && importedUnreferred(ig.pass, t.Obj))
+			ok := t.Obj != nil && t.Obj.Pkg() != ig.pass.Pkg && (ig.importedNoWork(t.Obj) || unlooked && unreferred(ig.pass, t.Obj))
 			settled = settled || ok
 			return ok
 		}
 		outer := ig.low
 		ig.low = noCycle
-		ok := ig.ignoresParams(t.Fn) || unlooked && typesutil.CtxParamIndex(t.Fn.Signature) >= 0 && !refersToCtx(t.Fn)
+		ok := ig.ignoresParams(t.Fn) || unlooked && t.Obj != nil && unreferred(ig.pass, t.Obj)
 		settled = settled || ok && ig.low == noCycle
 		ig.low = min(outer, ig.low)
 		return ok
