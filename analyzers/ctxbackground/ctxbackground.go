@@ -198,7 +198,8 @@ func (d *dropper) onlyStartsGoroutines(sinks []ctxorigin.Sink) bool {
 // startsOnly reports whether the sink s is a call whose callee uses the ctx it is given only
 // in goroutines it starts (an exit monitor, a watcher, a waiter returning a channel), as
 // ctxssa tells from its syntax or its fact; for an interface method, when every implementation
-// in sight does (none in sight is not "every"). A callee of the package that uses it only to
+// in sight does, or every value the receiver may hold when all are in sight (callees.Invoked;
+// none in sight is not "every"). A callee of the package that uses it only to
 // make the lifetime of an object, keeping the cancel for the object's Stop (KeptByCallee), gives
 // the work a lifetime of its own too.
 func (d *dropper) startsOnly(s ctxorigin.Sink) bool {
@@ -208,7 +209,7 @@ func (d *dropper) startsOnly(s ctxorigin.Sink) bool {
 	if !s.Instr.Common().IsInvoke() {
 		return s.Func != nil && (d.res.StartsOnly(s.Func) || d.res.KeptByCallee(s))
 	}
-	return callees.EveryProduction(d.targets.Targets(s.Instr.Common()), func(t callees.Target) bool {
+	return callees.EveryProduction(d.targets.Invoked(s.Instr.Common()), func(t callees.Target) bool {
 		return t.Obj != nil && d.res.StartsOnly(t.Obj)
 	})
 }

@@ -464,8 +464,9 @@ func (d *dropper) callbackDrop(common *ssa.CallCommon) (string, *drop) {
 
 // calleeDrop returns what a call drops of its caller's ctx, with the display name of the
 // (first) target that drops it. An interface call drops only when every implementation it can
-// reach drops — the service's own client adapters aside: one implementation that passes the
-// ctx on means the handler's call may well keep its deadline.
+// reach drops (every method of the values its receiver may hold, when all are in sight) — the
+// service's own client adapters aside: one implementation that passes the ctx on means the
+// handler's call may well keep its deadline.
 func (d *dropper) calleeDrop(call ssa.CallInstruction) (string, *drop) {
 	common := call.Common()
 	// The arguments as the callee's parameters, receiver first: a static call's (a wrapper's
@@ -480,7 +481,7 @@ func (d *dropper) calleeDrop(call ssa.CallInstruction) (string, *drop) {
 	}
 	var name string
 	var out *drop
-	for _, t := range d.targets.Targets(common) {
+	for _, t := range d.targets.Invoked(common) {
 		if common.IsInvoke() && d.isClientAdapter(t) {
 			continue
 		}

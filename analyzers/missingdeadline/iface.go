@@ -11,8 +11,9 @@ import (
 
 // interfaceSite classifies an interface call (method m) that takes a ctx: a site when every
 // implementation the package can see is one of its own functions, known by its body — a
-// client wrapper behind a small interface of the package. An implementation out of sight may
-// add a deadline: then the call is no site.
+// client wrapper behind a small interface of the package — or, when every value the receiver
+// may hold is in sight (callees.Resolver.Dynamic), every method of theirs is. An
+// implementation out of sight may add a deadline: then the call is no site.
 func (c *checker) interfaceSite(fn *ssa.Function, call ssa.CallInstruction, m *types.Func) *site {
 	if m == nil || typesutil.CtxParamIndex(m.Signature()) < 0 {
 		return nil
@@ -21,7 +22,7 @@ func (c *checker) interfaceSite(fn *ssa.Function, call ssa.CallInstruction, m *t
 		c.targets = c.res.NewCallees()
 	}
 	var impls []*ssa.Function
-	for _, t := range c.targets.Targets(call.Common()) {
+	for _, t := range c.targets.Invoked(call.Common()) {
 		if t.Fn == nil || t.Fn.Pkg != c.info.Pkg || t.Fn.Blocks == nil {
 			return nil
 		}

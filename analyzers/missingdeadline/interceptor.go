@@ -155,13 +155,14 @@ func (t *tracer) result(call *ssa.Call, idx int) bool {
 
 // implementations reports whether result idx of the interface call is a defaulting
 // connection, or a client on one, whatever implementation in sight it reaches (a client set's
-// NewRepoServerClient() behind its interface): each is followed in this package, or known by
-// its fact in another. None in sight, and the call may return anything.
+// NewRepoServerClient() behind its interface), or every value its receiver may hold when all
+// are in sight (callees.Invoked): each is followed in this package, or known by its fact in
+// another. None in sight, and the call may return anything.
 func (t *tracer) implementations(common *ssa.CallCommon, idx int) bool {
 	if t.d.targets == nil {
 		t.d.targets = t.d.res.NewCallees()
 	}
-	return callees.EveryProduction(t.d.targets.Targets(common), func(tg callees.Target) bool {
+	return callees.EveryProduction(t.d.targets.Invoked(common), func(tg callees.Target) bool {
 		switch {
 		case tg.Fn != nil:
 			t.depth++

@@ -204,6 +204,16 @@ func (r *Resolver) Targets(common *ssa.CallCommon) []Target {
 	return r.Values(common.Value)
 }
 
+// Invoked returns the functions the call may invoke, as Targets does, but for an interface call
+// whose receiver's every possible value is in sight only those values' methods (Dynamic): a
+// server wired to its in-memory store runs no other store's method.
+func (r *Resolver) Invoked(common *ssa.CallCommon) []Target {
+	if held := r.Dynamic(common); held != nil {
+		return held
+	}
+	return r.Targets(common)
+}
+
 // maxDepth bounds how deep Values follows closures that closures return.
 const maxDepth = 8
 
