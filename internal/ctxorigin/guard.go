@@ -387,9 +387,11 @@ func AfterDone(instr ssa.Instruction) bool {
 
 // OnFailure reports whether instr runs only once the function has failed: its block is entered
 // through the err != nil branch of a check of an error, and every way on from it returns that
-// same error (return nil, err) or panics. It is cleanup after a failure — releasing what was
-// acquired, rolling back — whose result the caller never sees: the request has failed, and the
-// cleanup must run whether or not its ctx is still live, which is why it takes a fresh one.
+// same error (return nil, err), wrapped or translated, or an error of its own that cannot be
+// nil (return nil, status.Error(codes.Internal, "failed")), or panics. It is cleanup after a
+// failure — releasing what was acquired, rolling back — whose result the caller never sees:
+// the request has failed, and the cleanup must run whether or not its ctx is still live, which
+// is why it takes a fresh one.
 func OnFailure(instr ssa.Instruction) bool { return onFailure(instr, false) }
 
 // AfterFailure is OnFailure for a function with no results too — a goroutine a stream handler
@@ -466,10 +468,13 @@ func errCheck(v ssa.Value) (ssa.Value, int) {
 }
 
 // returnsOnly reports whether every path from block b ends in a return whose last result is
-// err, or wraps it (fmt.Errorf("…: %w", err)), or in a panic; with err nil, in any return
-// reached without going back round a loop b is in. A way that never ends (a loop with no way
-// out) is not a return.
+// err, or wraps it (fmt.Errorf("…: %w", err)), or — reached without going back round a loop b is
+// in — is an error made there (madeError: a status of its own, ctx.Err()), or in a panic; with
+// err nil, in any return reached without going back round a loop b is in. A way that never
+// ends (a loop with no way out) is not a return; nor is a loop's next turn the failure's way out,
+// whatever error the function returns once the loop is over.
 func returnsOnly(b *ssa.BasicBlock, err ssa.Value) bool {
+	direct := notRound(b)
 	seen := map[*ssa.BasicBlock]bool{b: true}
 	queue := []*ssa.BasicBlock{b}
 	ends := make(map[*ssa.BasicBlock]bool) // the blocks from which the function ends
@@ -478,8 +483,14 @@ func returnsOnly(b *ssa.BasicBlock, err ssa.Value) bool {
 		queue = queue[1:]
 		switch last := x.Instrs[len(x.Instrs)-1].(type) {
 		case *ssa.Return:
-			if err != nil && (len(last.Results) == 0 || !wraps(stored(last.Results[len(last.Results)-1]), err)) {
-				return false
+			if err != nil {
+				if len(last.Results) == 0 {
+					return false
+				}
+				v := stored(last.Results[len(last.Results)-1])
+				if !wraps(v, err) && !(direct[x] && madeError(v)) {
+					return false
+				}
 			}
 			ends[x] = true
 		case *ssa.Panic:
@@ -511,6 +522,24 @@ func returnsOnly(b *ssa.BasicBlock, err ssa.Value) bool {
 	return len(ends) == len(seen)
 }
 
+// notRound returns the blocks reachable from b without going back round a loop b is in: no
+// edge into a block that dominates b is taken.
+func notRound(b *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+	out := map[*ssa.BasicBlock]bool{b: true}
+	queue := []*ssa.BasicBlock{b}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		for _, s := range x.Succs {
+			if !out[s] && !s.Dominates(b) {
+				out[s] = true
+				queue = append(queue, s)
+			}
+		}
+	}
+	return out
+}
+
 // stored returns, for a result a function with defers returns through its result slot (*t4 =
 // err; rundefers; t5 = *t4; return t5), the value stored into the slot last in the same block;
 // otherwise v.
@@ -536,6 +565,33 @@ func stored(v ssa.Value) ssa.Value {
 		return v
 	}
 	return last
+}
+
+// failing reports whether v, an error returned on the way out of the failure err, is an error:
+// err or one made of it (wraps), or one made for the failure without it (madeError).
+func failing(v, err ssa.Value) bool { return wraps(v, err) || madeError(v) }
+
+// madeError reports whether v is an error that cannot be nil: one made by an error constructor
+// of the standard library, gRPC, connect-go or github.com/pkg/errors (errors.New, status.Error
+// with a message of its own), a ctx's Err() — nil only while the ctx is live, and asked for on
+// the failure's way out because it is not —, or a package-level sentinel (ErrNotFound, errClosed).
+func madeError(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		v = x.X
+	case *ssa.ChangeInterface:
+		v = x.X
+	}
+	switch x := v.(type) {
+	case *ssa.Call:
+		fn := Callee(x.Common())
+		return matches(fn, errorMakers) || typesutil.IsFunc(fn, "errors", "New") ||
+			fn != nil && fn.Name() == "Err" && x.Common().IsInvoke() && typesutil.IsContext(x.Common().Value.Type())
+	case *ssa.UnOp:
+		_, ok := x.X.(*ssa.Global)
+		return ok && x.Op == token.MUL && typesutil.IsError(x.Type())
+	}
+	return false
 }
 
 // wraps reports whether v is err, or made of it: the result of a call given err as an argument,

@@ -19,9 +19,10 @@ func (c *coded) Error() string { return c.err.Error() }
 
 func codeOf(err error) codes.Code { return codes.Internal }
 
-// Wrapped returns a failure's error translated or wrapped more than once on its way out: the
-// undo before it is cleanup all the same. One that returns an error made afresh, which the
-// failure is not in, goes on as if nothing failed.
+// Wrapped returns a failure's error translated or wrapped more than once on its way out, or an
+// error of its own that cannot be nil: the undo before it is cleanup all the same. A loop that
+// goes on to its next turn after the failure is no way out of it, whatever error the function
+// returns once the loop is over.
 type Wrapped struct {
 	catalogpb.UnimplementedCatalogServer
 	store store
@@ -41,12 +42,35 @@ func (w *Wrapped) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*
 		return nil, status.Error(codes.Internal, err.Error())
 	}
 	if err := w.store.Put(ctx, "audit/"+req.GetId()); err != nil {
-		cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // want `context.WithTimeout\(context.Background\(\), ...\) in handler Wrapped.GetItem replaces the caller's deadline`
+		cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // silent: a status of its own, the way out of the failure all the same
 		defer cancel()
 		_ = w.store.Delete(cctx, req.GetId())
 		return nil, status.Error(codes.Internal, "audit failed")
 	}
+	if err := w.store.Put(ctx, "stats/"+req.GetId()); err != nil {
+		cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // silent: the request's own end, asked for first
+		defer cancel()
+		_ = w.store.Delete(cctx, req.GetId())
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, errStats
+	}
 	return &catalogpb.Item{Id: req.GetId()}, nil
+}
+
+var errStats = status.Error(codes.Unavailable, "stats unavailable")
+
+func (w *Wrapped) ListItems(req *catalogpb.ListItemsRequest, stream catalogpb.Catalog_ListItemsServer) error {
+	for _, id := range []string{"a", "b"} {
+		if err := w.store.Put(stream.Context(), id); err != nil {
+			cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // want `context.WithTimeout\(context.Background\(\), ...\) in handler Wrapped.ListItems replaces the caller's deadline`
+			_ = w.store.Delete(cctx, id)
+			cancel()
+			continue
+		}
+	}
+	return errStats
 }
 
 type sized struct{ n int }
