@@ -265,6 +265,41 @@ func inDeferred(fn *ssa.Function) bool {
 	return false
 }
 
+// runsForRequest reports whether fn, a request scope, runs as part of its request: not a
+// literal that the handler (or a literal of it) only sends on a channel or hands to functions
+// that do not run it as part of the call (callees.Resolver.RunsLater) — a job for a worker
+// pool, a timer's callback, a goroutine a helper starts, a hook kept for later —, nor one made
+// inside such a literal. A literal called, merged, stored or returned may run in place and is
+// judged with the handler, and so is one the scope starts with a go statement or defers (a
+// goroutine that must outlive the handler, cleanup as it returns). The work of a literal handed
+// over is done after the request, as that of a method value handed over the same way. A scope
+// of its own (an interceptor a constructor returns) is not a literal of one.
+func (d *dropper) runsForRequest(fn *ssa.Function) bool {
+	for sc := d.info.Scopes.Of(fn); sc != nil && sc.Kind == scope.Closure; sc = sc.Parent {
+		if ctxorigin.Deferred(sc.Func) || scope.StartedByGo(sc.Func) {
+			return true
+		}
+		if d.runsLater(sc.Func) {
+			return false
+		}
+	}
+	return true
+}
+
+// runsLater reports whether the function literal anon is only handed over to run after the
+// function that makes it (callees.Resolver.RunsLater).
+func (d *dropper) runsLater(anon *ssa.Function) bool {
+	var v ssa.Value = anon
+	if refs := anon.Referrers(); refs != nil {
+		for _, ref := range *refs {
+			if mc, ok := ref.(*ssa.MakeClosure); ok {
+				v = mc
+			}
+		}
+	}
+	return d.targets.RunsLater(v)
+}
+
 // isClientAdapter reports whether t, an implementation of an interface a server calls, wraps
 // a client of a service the package itself serves: the service's own client side (a plugin's
 // client stub, behind the same interface as the plugin's local implementations), whose methods

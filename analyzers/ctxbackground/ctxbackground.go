@@ -68,7 +68,7 @@ func run(pass *analysis.Pass) (any, error) {
 	reached := sinksByRoot(info)
 	for _, fn := range info.Funcs {
 		sc := info.Scopes.Of(fn)
-		if sc == nil {
+		if sc == nil || !drops.runsForRequest(fn) {
 			continue
 		}
 		for _, call := range rootCalls(fn) {

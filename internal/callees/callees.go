@@ -551,6 +551,9 @@ func (r *Resolver) runsArg(common *ssa.CallCommon, i int) (runs, known bool) {
 		return r.RunsParam(callee, i), true
 	}
 	obj := r.ImportedCallee(common)
+	if typesutil.IsFunc(obj, "time", "AfterFunc") {
+		return false, true // the timer runs it later, on a goroutine of its own
+	}
 	if obj == nil || r.Imported == nil {
 		return false, false
 	}
@@ -810,6 +813,46 @@ func (r *Resolver) RunsHere(v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// RunsLater reports whether the function value v — a literal (its MakeClosure, or the function
+// itself when it captures nothing) — is only handed over to run after its maker has moved on:
+// every use of it sends it on a channel (s.jobs <- func() { … }), or hands it to a function known
+// not to run it as part of the call (RunsParam in the package, a fact in another: a pool that
+// queues it, a helper that starts it on a goroutine of its own or keeps it, time.AfterFunc).
+// Any other use — a call, a merge, a store, a return — and it may run in place: false.
+func (r *Resolver) RunsLater(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	later := false
+	for _, ref := range *refs {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Send:
+			if ref.X != v {
+				return false
+			}
+			later = true
+		case *ssa.Call:
+			if ref.Call.Value == v {
+				return false
+			}
+			for i, arg := range ref.Call.Args {
+				if arg != v {
+					continue
+				}
+				if runs, known := r.runsArg(&ref.Call, i); runs || !known {
+					return false
+				}
+				later = true
+			}
+		default:
+			return false
+		}
+	}
+	return later
 }
 
 // Dynamic returns the methods an interface call invokes when the package can see every

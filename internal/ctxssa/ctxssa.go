@@ -258,6 +258,11 @@ func run(pass *analysis.Pass) (any, error) {
 		exportSemanticIgnoring(pass, res, res.SSA())
 		exportRuns(pass, res, res.SSA())
 		exportWraps(pass, res.SSA())
+	} else if takesCallbacks(pass.Pkg) {
+		// No ctx here, but callbacks it is given may run on goroutines of its own (a helper
+		// starting a detached goroutine with panic recovery): its callers' packages learn from
+		// its summary which of them run as part of the call.
+		exportRuns(pass, res, res.SSA())
 	}
 	return res, nil
 }
@@ -299,6 +304,39 @@ func exportWraps(pass *analysis.Pass, info *Info) {
 func wrapsParam(pass *analysis.Pass, fn *types.Func, k int) bool {
 	var f wrapsParams
 	return pass.ImportObjectFact(fn.Origin(), &f) && slices.Contains(f.Params, k)
+}
+
+// takesCallbacks reports whether pkg declares an exported function, or an exported method of
+// a named type, with a parameter of function type.
+func takesCallbacks(pkg *types.Package) bool {
+	hasFuncParam := func(sig *types.Signature) bool {
+		for v := range sig.Params().Variables() {
+			if _, ok := v.Type().Underlying().(*types.Signature); ok {
+				return true
+			}
+		}
+		return false
+	}
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Func:
+			if obj.Exported() && hasFuncParam(obj.Signature()) {
+				return true
+			}
+		case *types.TypeName:
+			named, ok := types.Unalias(obj.Type()).(*types.Named)
+			if !ok {
+				continue
+			}
+			for m := range named.Methods() {
+				if m.Exported() && hasFuncParam(m.Signature()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // exportRuns exports a runsParams fact for each exported function and method of the package

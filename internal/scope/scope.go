@@ -443,15 +443,15 @@ func (f *finder) isMarked(fn *ssa.Function) bool {
 // request ctx is already cancelled.
 func (s *Scope) InGoroutine() bool {
 	for ; s.Parent != nil; s = s.Parent {
-		if s.Kind == Started || startedByGo(s.Func) {
+		if s.Kind == Started || StartedByGo(s.Func) {
 			return true
 		}
 	}
 	return false
 }
 
-// startedByGo reports whether the function literal fn is the function of a go statement.
-func startedByGo(fn *ssa.Function) bool {
+// StartedByGo reports whether the function literal fn is the function of a go statement.
+func StartedByGo(fn *ssa.Function) bool {
 	refs := fn.Referrers()
 	if refs == nil {
 		return false
