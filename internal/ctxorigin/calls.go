@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -258,7 +259,7 @@ func (r *Resolver) fromSummaryArgs(fn *ssa.Function, call *ssa.Call, args []ssa.
 			sets = append(sets, Set{o})
 		}
 	}
-	return optionalDeadline(union(sets...), DurationGiven(fn), args)
+	return optionalDeadline(union(sets...), DurationGiven(fn), r.durationChosen(fn), args)
 }
 
 func (r *Resolver) argOrigins(fn *ssa.Function, args []ssa.Value, p *ssa.Parameter) Set {
@@ -312,8 +313,11 @@ func (r *Resolver) summary(fn *ssa.Function) []Set {
 // context.WithTimeout(context.Background(), timeout) }; return context.Background()`, the
 // helper form of a -timeout flag that defaults to none: none on the other path is the caller's
 // decision. A caller passing a constant that is not positive for it chose none: set as it is.
-func optionalDeadline(set Set, given int, args []ssa.Value) Set {
-	if given < 0 || given >= len(args) || NotPositive(args[given]) ||
+// So is a helper whose duration is a package-level variable's (chosen, durationChosen): `if
+// *timeout <= 0 { return context.WithCancel(context.Background()) }; return
+// context.WithTimeout(context.Background(), *timeout)`, the user's -timeout flag.
+func optionalDeadline(set Set, given int, chosen bool, args []ssa.Value) Set {
+	if !chosen && (given < 0 || given >= len(args) || NotPositive(args[given])) ||
 		!slices.ContainsFunc(set, func(o Origin) bool { return o.Deadline && !o.Opaque }) {
 		return set
 	}
@@ -346,6 +350,102 @@ func DurationGiven(fn *ssa.Function) int {
 		}
 	}
 	return -1
+}
+
+// durationChosen reports whether fn compares a time.Duration loaded from a command-line flag
+// (flagVar: *timeout) with a constant and computes a deadline from it (DeadlineFrom): the
+// deadline is the user's choice, none when the flag is not set. A package setting of its own
+// (var pollEvery = 5 * time.Second) is the package's choice.
+func (r *Resolver) durationChosen(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		if x := ComparedWithConst(b); x != nil && typesutil.IsNamed(x.Type(), "time", "Duration") {
+			if g, ok := Stored(x).(*ssa.Global); ok && r.flagVar(g) && DeadlineFrom(fn, g) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// flagPackages are the packages that define command-line flags.
+var flagPackages = []string{"flag", "github.com/spf13/pflag"}
+
+// flagVar reports whether the package-level variable g is a command-line flag: set to what a
+// function of the flag packages returns (var timeout = flag.Duration(…)), or handed to one
+// (flag.DurationVar(&timeout, …), cmd.Flags().DurationVar(&timeout, …)). The functions of g's
+// package are read for it (a Global has no referrers), once per package.
+func (r *Resolver) flagVar(g *ssa.Global) bool {
+	if g.Pkg == nil {
+		return false
+	}
+	r.flagsMu.Lock()
+	defer r.flagsMu.Unlock()
+	if r.flags == nil {
+		r.flags = make(map[*ssa.Package]map[*ssa.Global]bool)
+	}
+	flags, ok := r.flags[g.Pkg]
+	if !ok {
+		flags = flagsOf(g.Pkg)
+		r.flags[g.Pkg] = flags
+	}
+	return flags[g]
+}
+
+// flagsOf returns the package-level variables of pkg that its functions (and their literals)
+// set to what a function of the flag packages returns, or hand to one.
+func flagsOf(pkg *ssa.Package) map[*ssa.Global]bool {
+	ofFlags := func(v ssa.Value) bool {
+		call, ok := v.(*ssa.Call)
+		if !ok {
+			return false
+		}
+		fn := Callee(call.Common())
+		return fn != nil && fn.Pkg() != nil && slices.Contains(flagPackages, fn.Pkg().Path())
+	}
+	out := make(map[*ssa.Global]bool)
+	var visit func(fn *ssa.Function)
+	visit = func(fn *ssa.Function) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch instr := instr.(type) {
+				case *ssa.Store:
+					if g, ok := instr.Addr.(*ssa.Global); ok && ofFlags(instr.Val) {
+						out[g] = true
+					}
+				case *ssa.Call:
+					if !ofFlags(instr) {
+						continue
+					}
+					for _, a := range instr.Call.Args {
+						if g, ok := a.(*ssa.Global); ok {
+							out[g] = true
+						}
+					}
+				}
+			}
+		}
+		for _, anon := range fn.AnonFuncs {
+			visit(anon)
+		}
+	}
+	for _, m := range pkg.Members {
+		if fn, ok := m.(*ssa.Function); ok {
+			visit(fn)
+		}
+	}
+	// init#1, init#2, …: the init functions the package's files declare, run by its init.
+	if init := pkg.Func("init"); init != nil {
+		for _, b := range init.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(*ssa.Call); ok {
+					if fn := call.Call.StaticCallee(); fn != nil && fn.Pkg == pkg && strings.HasPrefix(fn.Name(), "init#") {
+						visit(fn)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // DeadlineFrom reports whether fn applies a deadline (context.WithTimeout, WithDeadline, their

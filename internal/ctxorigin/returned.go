@@ -19,6 +19,9 @@ type Returned struct {
 	// Given is 1 + the index of the parameter (the receiver first) whose duration decides
 	// whether the function applies a deadline (DurationGiven), or 0.
 	Given int
+	// Chosen is set when the function applies its deadline only when a package-level variable
+	// is set (durationChosen): a -timeout flag that defaults to none.
+	Chosen bool
 }
 
 // ReturnedOrigin is one way a returned ctx is computed. Only what can cross a package
@@ -71,6 +74,9 @@ func (f *Returned) String() string {
 	if f.Given > 0 {
 		parts = append(parts, fmt.Sprint("deadline given by ", f.Given-1))
 	}
+	if f.Chosen {
+		parts = append(parts, "deadline chosen by a variable")
+	}
 	return "returns " + strings.Join(parts, "; ")
 }
 
@@ -84,7 +90,7 @@ func (r *Resolver) ReturnedOf(fn *ssa.Function) *Returned {
 	defer r.mu.Unlock()
 	r.steps = 0
 	sum := r.summary(fn)
-	f := &Returned{Results: make([][]ReturnedOrigin, len(sum)), Given: DurationGiven(fn) + 1}
+	f := &Returned{Results: make([][]ReturnedOrigin, len(sum)), Given: DurationGiven(fn) + 1, Chosen: r.durationChosen(fn)}
 	for i, set := range sum {
 		if !typesutil.IsContext(fn.Signature.Results().At(i).Type()) {
 			continue
@@ -196,5 +202,5 @@ func (r *Resolver) fromReturnedArgs(f *Returned, call *ssa.Call, args []ssa.Valu
 			sets = append(sets, unknown)
 		}
 	}
-	return optionalDeadline(union(sets...), f.Given-1, args)
+	return optionalDeadline(union(sets...), f.Given-1, f.Chosen, args)
 }

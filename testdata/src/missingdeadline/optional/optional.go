@@ -135,3 +135,36 @@ func getEvery(c catalogpb.CatalogClient, id string, every time.Duration) (*catal
 	defer cancel()
 	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\) at .*ctxutil\.go:64\)`
 }
+
+// commandContext applies the user's -timeout flag when it is set: the helper form of Get's.
+func commandContext() (context.Context, context.CancelFunc) {
+	if *timeout <= 0 {
+		return context.WithCancel(context.Background())
+	}
+	return context.WithTimeout(context.Background(), *timeout)
+}
+
+// GetCommand gives the call the command's ctx: a deadline when the user asks for one.
+func GetCommand(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error) {
+	ctx, cancel := commandContext()
+	defer cancel()
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id})
+}
+
+var pause = 2 * time.Second
+
+// pausedContext compares a package setting, not a flag: its deadline-less path is its own.
+func pausedContext() (context.Context, context.CancelFunc) {
+	if pause <= 0 {
+		return context.WithCancel(context.Background())
+	}
+	return context.WithTimeout(context.Background(), pause)
+}
+
+func getPaused(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error) {
+	ctx, cancel := pausedContext()
+	defer cancel()
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\)`
+}
+
+var _ = getPaused
