@@ -289,15 +289,7 @@ func (d *dropper) runsForRequest(fn *ssa.Function) bool {
 // runsLater reports whether the function literal anon is only handed over to run after the
 // function that makes it (callees.Resolver.RunsLater).
 func (d *dropper) runsLater(anon *ssa.Function) bool {
-	var v ssa.Value = anon
-	if refs := anon.Referrers(); refs != nil {
-		for _, ref := range *refs {
-			if mc, ok := ref.(*ssa.MakeClosure); ok {
-				v = mc
-			}
-		}
-	}
-	return d.targets.RunsLater(v)
+	return d.targets.RunsLater(literalValue(anon))
 }
 
 // isClientAdapter reports whether t, an implementation of an interface a server calls, wraps

@@ -809,16 +809,19 @@ func (d *dropper) withLiterals(fn *ssa.Function) []*ssa.Function {
 // runsNow reports whether the function literal anon is called by the function that creates
 // it, or handed to a call that runs it (callees.Resolver.RunsHere): a literal given to a
 // function of the package that only stores it (a handler registered for later) does not run.
-func (d *dropper) runsNow(anon *ssa.Function) bool {
-	var v ssa.Value = anon
+func (d *dropper) runsNow(anon *ssa.Function) bool { return d.targets.RunsHere(literalValue(anon)) }
+
+// literalValue returns the value that stands for the function literal anon where it is made:
+// its MakeClosure, or anon itself when it captures nothing.
+func literalValue(anon *ssa.Function) ssa.Value {
 	if refs := anon.Referrers(); refs != nil {
 		for _, ref := range *refs {
 			if mc, ok := ref.(*ssa.MakeClosure); ok {
-				v = mc
+				return mc
 			}
 		}
 	}
-	return d.targets.RunsHere(v)
+	return anon
 }
 
 // A fileIndex finds a "path:line" written by another package's fact in the pass's file set:
