@@ -799,20 +799,31 @@ func (r *Resolver) RunsHere(v ssa.Value) bool {
 			}
 		}
 		if call, ok := ref.(*ssa.Call); ok {
-			if call.Call.Value == v {
-				return true
-			}
-			for i, arg := range call.Call.Args {
-				if arg != v {
-					continue
-				}
-				if runs, known := r.runsArg(&call.Call, i); runs || !known {
-					return true // run by the callee, or handed to one out of sight: it may (errgroup's Go)
-				}
+			if _, mayRun := r.handedTo(call, v); mayRun {
+				return true // called, run by the callee, or handed to one out of sight: it may (errgroup's Go)
 			}
 		}
 	}
 	return false
+}
+
+// handedTo reports whether call hands the function value v to its callee as an argument, and
+// whether v may run as part of the call: called itself, run by the callee (runsArg), or handed to
+// a callee out of sight.
+func (r *Resolver) handedTo(call *ssa.Call, v ssa.Value) (handed, mayRun bool) {
+	if call.Call.Value == v {
+		return false, true
+	}
+	for i, arg := range call.Call.Args {
+		if arg != v {
+			continue
+		}
+		handed = true
+		if runs, known := r.runsArg(&call.Call, i); runs || !known {
+			return true, true
+		}
+	}
+	return handed, false
 }
 
 // RunsLater reports whether the function value v — a literal (its MakeClosure, or the function
@@ -836,18 +847,11 @@ func (r *Resolver) RunsLater(v ssa.Value) bool {
 			}
 			later = true
 		case *ssa.Call:
-			if ref.Call.Value == v {
+			handed, mayRun := r.handedTo(ref, v)
+			if mayRun {
 				return false
 			}
-			for i, arg := range ref.Call.Args {
-				if arg != v {
-					continue
-				}
-				if runs, known := r.runsArg(&ref.Call, i); runs || !known {
-					return false
-				}
-				later = true
-			}
+			later = later || handed
 		default:
 			return false
 		}
