@@ -14,6 +14,9 @@ import (
 func Offered(t testing.TB, results []*analysistest.Result) {
 	t.Helper()
 	for _, r := range results {
+		if r.Err != nil {
+			continue // analysistest has reported it
+		}
 		fixed := map[string]bool{}
 		for _, d := range r.Diagnostics {
 			if len(d.SuggestedFixes) > 0 {
