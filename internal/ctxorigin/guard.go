@@ -816,16 +816,16 @@ func Deferred(fn *ssa.Function) bool {
 }
 
 // FirstUse reports whether instr runs only on the first use of shared state: it is dominated
-// by a branch on a struct field (if p.isOpen { return }, if c.conn == nil { … }, if
-// c.id.Load() == nil { … } on a sync/atomic field) that the same function then sets — an
-// idempotent Open, a connection or value built once and kept — or it runs only when a key is
-// absent from a map field (if db, ok := t.dbs[id]; ok { return db }) that the same function
-// then fills while holding a lock until it returns (defer mu.Unlock()): a per-key resource
-// created once, its creation serialised, shared by every later request. What it builds serves
-// every later request and must not be cut short by the one that triggered it. A read-through
-// cache is not that: it fetches outside its lock (unlocked, so concurrent requests fetch side by
-// side) or again once an entry expires (ok && time.Since(e.at) < ttl), and the fetch is the
-// request's own work.
+// by a branch on a struct field or a package-level variable (if p.isOpen { return }, if
+// c.conn == nil { … }, if c.id.Load() == nil { … } on a sync/atomic field, if !schemaReady
+// { … }) that the same function then sets — an idempotent Open, a connection or value built
+// once and kept — or it runs only when a key is absent from a map held in one (if db, ok :=
+// t.dbs[id]; ok { return db }) that the same function then fills while holding a lock until it
+// returns (defer mu.Unlock()): a per-key resource created once, its creation serialised, shared
+// by every later request. What it builds serves every later request and must not be cut short
+// by the one that triggered it. A read-through cache is not that: it fetches outside its lock
+// (unlocked, so concurrent requests fetch side by side) or again once an entry expires (ok &&
+// time.Since(e.at) < ttl), and the fetch is the request's own work.
 func FirstUse(instr ssa.Instruction) bool { return firstUse(instr, false, false) }
 
 // FirstUseOfServer is FirstUse for a call in a request scope, stricter: the call must be in a
@@ -859,18 +859,18 @@ func firstUse(instr ssa.Instruction, inBranch, server bool) bool {
 			continue
 		}
 		if inBranch {
-			if g, ok := guardOf(cond.Cond); ok && (!server || ServerState(g.fa.X, fn)) &&
+			if g, ok := guardOf(cond.Cond); ok && (!server || ServerState(g.v, fn)) &&
 				(OnlyVia(d, 0, b) && setsAway(fn, g, d, 0) || OnlyVia(d, 1, b) && setsAway(fn, g, d, 1)) {
 				return true
 			}
-		} else if fa := guardField(cond.Cond); fa != nil && len(fieldStores(fn, fa, false)) > 0 && (!server || ServerState(fa.X, fn)) {
+		} else if v := guardVar(cond.Cond); v != nil && len(varStores(fn, v, false)) > 0 && (!server || ServerState(v, fn)) {
 			return true
 		}
 		if m, absent := guardMap(cond.Cond); m != nil && OnlyVia(d, absent, b) && updatesMap(fn, m) && holdsLock(fn) {
 			return true
 		}
 		if cas, won := swapped(cond.Cond); cas != nil && OnlyVia(d, won, b) && !swapsBack(fn, cas) &&
-			(!server || ServerState(cas.Call.Args[0].(*ssa.FieldAddr).X, fn)) {
+			(!server || ServerState(cas.Call.Args[0], fn)) {
 			return true
 		}
 	}
@@ -887,7 +887,7 @@ func swapped(v ssa.Value) (*ssa.Call, int) {
 		return cas, 1 - won
 	}
 	call, ok := v.(*ssa.Call)
-	if !ok || atomicField(call.Common(), "CompareAndSwap") == nil || len(call.Call.Args) != 3 {
+	if !ok || atomicVar(call.Common(), "CompareAndSwap") == nil || len(call.Call.Args) != 3 {
 		return nil, 0
 	}
 	return call, 0
@@ -896,8 +896,7 @@ func swapped(v ssa.Value) (*ssa.Call, int) {
 // swapsBack reports whether fn stores into the field of cas, a CompareAndSwap(old, new), anything
 // but new: a try-lock (defer s.busy.Store(false)) lets the next caller through again.
 func swapsBack(fn *ssa.Function, cas *ssa.Call) bool {
-	fa := cas.Call.Args[0].(*ssa.FieldAddr)
-	for _, st := range fieldStores(fn, fa, true) {
+	for _, st := range varStores(fn, cas.Call.Args[0], true) {
 		if st.at == ssa.Instruction(cas) {
 			continue
 		}
@@ -926,43 +925,43 @@ func madeAt(fn *ssa.Function) ssa.Instruction {
 	return at
 }
 
-// guardField returns the field address whose loaded value the condition tests: the field
-// itself (a bool), its negation, or its comparison with a constant such as nil; the field may
-// be read with the Load method of a sync/atomic type.
-func guardField(v ssa.Value) *ssa.FieldAddr {
+// guardVar returns the address of the shared variable (sharedVar) whose loaded value the
+// condition tests: the variable itself (a bool), its negation, or its comparison with a
+// constant such as nil; it may be read with the Load method of a sync/atomic type.
+func guardVar(v ssa.Value) ssa.Value {
 	switch v := v.(type) {
 	case *ssa.UnOp:
 		if v.Op == token.NOT {
-			return guardField(v.X)
+			return guardVar(v.X)
 		}
 	case *ssa.BinOp:
 		if v.Op != token.EQL && v.Op != token.NEQ {
 			return nil
 		}
 		if _, ok := v.Y.(*ssa.Const); ok {
-			return guardField(v.X)
+			return guardVar(v.X)
 		}
 		if _, ok := v.X.(*ssa.Const); ok {
-			return guardField(v.Y)
+			return guardVar(v.Y)
 		}
 		return nil
 	}
-	return readField(v)
+	return readVar(v)
 }
 
-// fieldGuard is an If's test of a struct field against a constant: the field, the constant
-// (false for a bool field tested as it is; nil for the nil of a pointer or interface), and the
-// If's successor taken when the field holds it.
-type fieldGuard struct {
-	fa    *ssa.FieldAddr
+// varGuard is an If's test of a shared variable (sharedVar) against a constant: the variable's
+// address, the constant (false for a bool tested as it is; nil for the nil of a pointer or
+// interface), and the If's successor taken when the variable holds it.
+type varGuard struct {
+	v     ssa.Value
 	k     constant.Value
 	holds int
 }
 
-// guardOf returns the field test v is: if s.v == "" (the field holds "" on successor 0), if
-// s.conn != nil (nil on successor 1), if s.isOpen or if c.ready.Load() (false on successor 1),
-// and their negations.
-func guardOf(v ssa.Value) (fieldGuard, bool) {
+// guardOf returns the test of a shared variable v is: if s.v == "" (the field holds "" on
+// successor 0), if s.conn != nil (nil on successor 1), if s.isOpen, if c.ready.Load() or if
+// schemaReady (false on successor 1), and their negations.
+func guardOf(v ssa.Value) (varGuard, bool) {
 	switch x := v.(type) {
 	case *ssa.UnOp:
 		if x.Op == token.NOT {
@@ -972,47 +971,48 @@ func guardOf(v ssa.Value) (fieldGuard, bool) {
 		}
 	case *ssa.BinOp:
 		if x.Op != token.EQL && x.Op != token.NEQ {
-			return fieldGuard{}, false
+			return varGuard{}, false
 		}
 		read, k := x.X, x.Y
 		if _, ok := read.(*ssa.Const); ok {
 			read, k = k, read
 		}
 		c, ok := k.(*ssa.Const)
-		fa := readField(read)
-		if !ok || fa == nil {
-			return fieldGuard{}, false
+		addr := readVar(read)
+		if !ok || addr == nil {
+			return varGuard{}, false
 		}
-		g := fieldGuard{fa: fa, k: c.Value}
+		g := varGuard{v: addr, k: c.Value}
 		if x.Op == token.NEQ {
 			g.holds = 1
 		}
 		return g, true
 	}
-	if fa := readField(v); fa != nil && typesutil.IsBool(v.Type()) {
-		return fieldGuard{fa: fa, k: constant.MakeBool(false), holds: 1}, true
+	if addr := readVar(v); addr != nil && typesutil.IsBool(v.Type()) {
+		return varGuard{v: addr, k: constant.MakeBool(false), holds: 1}, true
 	}
-	return fieldGuard{}, false
+	return varGuard{}, false
 }
 
-// readField returns the field v reads, *s.f or s.f.Load() of a sync/atomic field, or nil.
-func readField(v ssa.Value) *ssa.FieldAddr {
+// readVar returns the address of the shared variable (sharedVar) v reads — *s.f, *ready, or
+// the Load of a sync/atomic one — or nil.
+func readVar(v ssa.Value) ssa.Value {
 	if call, ok := v.(*ssa.Call); ok {
-		return atomicField(call.Common(), "Load")
+		return atomicVar(call.Common(), "Load")
 	}
-	return loadedField(v)
+	return loadedVar(v)
 }
 
 // setsAway reports whether fn, on the side of the test d ends with that the first use runs on
-// (its successor side, and only through it), stores into g's field what turns the test away
+// (its successor side, and only through it), stores into g's variable what turns the test away
 // from that side the next time: from the side where the field holds the constant, anything else
 // (s.v = probe() after if s.v == ""; s.isOpen = true after if s.isOpen { return }); from the
 // other side, the constant itself (s.state = ready after if s.state != ready). if s.state ==
 // canceled { return } followed by s.state = running is a check that runs on every call, no
 // first use; nor is one whose field is set only elsewhere (s.state = failed on an error path
 // after the branch rejoins).
-func setsAway(fn *ssa.Function, g fieldGuard, d *ssa.BasicBlock, side int) bool {
-	for _, st := range fieldStores(fn, g.fa, false) {
+func setsAway(fn *ssa.Function, g varGuard, d *ssa.BasicBlock, side int) bool {
+	for _, st := range varStores(fn, g.v, false) {
 		known, same := constIs(st.val, g.k)
 		turns := side == g.holds && !(known && same) || side != g.holds && known && same
 		if turns && OnlyVia(d, side, st.at.Block()) {
@@ -1037,46 +1037,45 @@ func constIs(v ssa.Value, k constant.Value) (known, same bool) {
 	return true, constant.Compare(c.Value, token.EQL, k)
 }
 
-// fieldStore is a store into a field: the value, and the instruction storing it.
-type fieldStore struct {
+// varStore is a store into a shared variable: the value, and the instruction storing it.
+type varStore struct {
 	val ssa.Value
 	at  ssa.Instruction
 }
 
-// fieldStores returns the stores fn makes to the field fa addresses, on the same base value:
-// an assignment, or a Store, Swap or CompareAndSwap of a sync/atomic field — deferred or started
-// by a go statement too, when deferred is set.
-func fieldStores(fn *ssa.Function, fa *ssa.FieldAddr, deferred bool) []fieldStore {
-	var out []fieldStore
+// varStores returns the stores fn makes to the shared variable addr addresses (the same field
+// of the same base value, or the same package-level variable): an assignment, or a Store, Swap
+// or CompareAndSwap of a sync/atomic one — deferred or started by a go statement too, when
+// deferred is set.
+func varStores(fn *ssa.Function, addr ssa.Value, deferred bool) []varStore {
+	var out []varStore
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			var sfa *ssa.FieldAddr
-			var val ssa.Value
+			var to, val ssa.Value
 			switch instr := instr.(type) {
 			case *ssa.Store:
-				sfa, _ = instr.Addr.(*ssa.FieldAddr)
-				val = instr.Val
+				to, val = sharedVar(instr.Addr), instr.Val
 			case ssa.CallInstruction:
 				if _, call := instr.(*ssa.Call); !call && !deferred {
 					break
 				}
 				for m, arg := range map[string]int{"Store": 1, "Swap": 1, "CompareAndSwap": 2} {
-					if f := atomicField(instr.Common(), m); f != nil && arg < len(instr.Common().Args) {
-						sfa, val = f, instr.Common().Args[arg]
+					if v := atomicVar(instr.Common(), m); v != nil && arg < len(instr.Common().Args) {
+						to, val = v, instr.Common().Args[arg]
 					}
 				}
 			}
-			if sfa != nil && sfa.Field == fa.Field && sameBase(sfa.X, fa.X) {
-				out = append(out, fieldStore{val, instr})
+			if to != nil && sameBase(to, addr) {
+				out = append(out, varStore{val, instr})
 			}
 		}
 	}
 	return out
 }
 
-// atomicField returns the field a call of method name of a sync/atomic type is made on
-// (c.id.Load(): the address of c.id), or nil.
-func atomicField(common *ssa.CallCommon, name string) *ssa.FieldAddr {
+// atomicVar returns the shared variable (sharedVar) a call of method name of a sync/atomic type
+// is made on (c.id.Load(): the address of c.id; ready.Load(): of ready), or nil.
+func atomicVar(common *ssa.CallCommon, name string) ssa.Value {
 	callee := common.StaticCallee()
 	if callee == nil || len(common.Args) == 0 {
 		return nil
@@ -1088,17 +1087,16 @@ func atomicField(common *ssa.CallCommon, name string) *ssa.FieldAddr {
 	if !ok || obj.Name() != name || obj.Pkg() == nil || obj.Pkg().Path() != "sync/atomic" || obj.Signature().Recv() == nil {
 		return nil
 	}
-	fa, _ := common.Args[0].(*ssa.FieldAddr)
-	return fa
+	return sharedVar(common.Args[0])
 }
 
-// guardMap returns the map field whose lookup the condition tests for a key's presence — the
-// ok of v, ok := m[k], or its negation — and the index of the If's successor taken when the key
-// is absent.
-func guardMap(v ssa.Value) (*ssa.FieldAddr, int) {
+// guardMap returns the shared variable (sharedVar) holding the map whose lookup the condition
+// tests for a key's presence — the ok of v, ok := m[k], or its negation — and the index of the
+// If's successor taken when the key is absent.
+func guardMap(v ssa.Value) (ssa.Value, int) {
 	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.NOT {
-		fa, absent := guardMap(u.X)
-		return fa, 1 - absent
+		m, absent := guardMap(u.X)
+		return m, 1 - absent
 	}
 	ex, ok := v.(*ssa.Extract)
 	if !ok || ex.Index != 1 {
@@ -1108,7 +1106,7 @@ func guardMap(v ssa.Value) (*ssa.FieldAddr, int) {
 	if !ok || !lookup.CommaOk {
 		return nil, 0
 	}
-	return loadedField(lookup.X), 1
+	return loadedVar(lookup.X), 1
 }
 
 // ComparedWithConst returns the operand that the If ending block b compares with a constant
@@ -1173,13 +1171,13 @@ func isUnlock(common *ssa.CallCommon) bool {
 	return ok && (typesutil.IsMethod(obj, "sync", "Mutex", "Unlock") || typesutil.IsMethod(obj, "sync", "RWMutex", "Unlock"))
 }
 
-// updatesMap reports whether fn assigns an element of the map held in the field fa
-// addresses, on the same base value.
-func updatesMap(fn *ssa.Function, fa *ssa.FieldAddr) bool {
+// updatesMap reports whether fn assigns an element of the map held in the shared variable addr
+// addresses.
+func updatesMap(fn *ssa.Function, addr ssa.Value) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if up, ok := instr.(*ssa.MapUpdate); ok {
-				if ufa := loadedField(up.Map); ufa != nil && ufa.Field == fa.Field && sameBase(ufa.X, fa.X) {
+				if m := loadedVar(up.Map); m != nil && sameBase(m, addr) {
 					return true
 				}
 			}
@@ -1188,11 +1186,21 @@ func updatesMap(fn *ssa.Function, fa *ssa.FieldAddr) bool {
 	return false
 }
 
-// loadedField returns the field address v is a load of, or nil.
-func loadedField(v ssa.Value) *ssa.FieldAddr {
+// loadedVar returns the address of the shared variable (sharedVar) v is a load of, or nil.
+func loadedVar(v ssa.Value) ssa.Value {
 	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
-		fa, _ := u.X.(*ssa.FieldAddr)
-		return fa
+		return sharedVar(u.X)
+	}
+	return nil
+}
+
+// sharedVar returns addr when it is the address of a variable that outlives the call, state a
+// first use can set for the calls after it: a struct field (s.ready) or a package-level variable
+// (schemaReady); otherwise nil.
+func sharedVar(addr ssa.Value) ssa.Value {
+	switch addr.(type) {
+	case *ssa.FieldAddr, *ssa.Global:
+		return addr
 	}
 	return nil
 }
@@ -1229,9 +1237,10 @@ func ServerState(v ssa.Value, fn *ssa.Function) bool {
 	return false
 }
 
-// sameBase reports whether x and y are the same struct pointer: the same value, loads of the
-// same local variable (a receiver spilled because a closure captures it), or the address of
-// the same field of the same base (i.state.dbs: the base of dbs is &i.state, taken twice).
+// sameBase reports whether x and y are the same struct pointer or variable: the same value,
+// loads of the same local variable (a receiver spilled because a closure captures it), or the
+// address of the same field of the same base (i.state.dbs: the base of dbs is &i.state, taken
+// twice).
 func sameBase(x, y ssa.Value) bool {
 	if x == y {
 		return true
