@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -372,80 +371,25 @@ var flagPackages = []string{"flag", "github.com/spf13/pflag"}
 
 // flagVar reports whether the package-level variable g is a command-line flag: set to what a
 // function of the flag packages returns (var timeout = flag.Duration(…)), or handed to one
-// (flag.DurationVar(&timeout, …), cmd.Flags().DurationVar(&timeout, …)). The functions of g's
-// package are read for it (a Global has no referrers), once per package.
+// (flag.DurationVar(&timeout, …), cmd.Flags().DurationVar(&timeout, …)), by the package's value
+// flow (a Global has no referrers). Without one, or for a variable of another package, it is not
+// known to be a flag.
 func (r *Resolver) flagVar(g *ssa.Global) bool {
-	if g.Pkg == nil {
+	if r.Flow == nil || g.Pkg != r.Flow.Package() {
 		return false
 	}
-	r.flagsMu.Lock()
-	defer r.flagsMu.Unlock()
-	if r.flags == nil {
-		r.flags = make(map[*ssa.Package]map[*ssa.Global]bool)
-	}
-	flags, ok := r.flags[g.Pkg]
-	if !ok {
-		flags = flagsOf(g.Pkg)
-		r.flags[g.Pkg] = flags
-	}
-	return flags[g]
+	return slices.ContainsFunc(r.Flow.StoredTo(g), flagCall) ||
+		slices.ContainsFunc(r.Flow.HandedTo(g), func(c *ssa.Call) bool { return flagCall(c) })
 }
 
-// flagsOf returns the package-level variables of pkg that its functions (and their literals)
-// set to what a function of the flag packages returns, or hand to one.
-func flagsOf(pkg *ssa.Package) map[*ssa.Global]bool {
-	ofFlags := func(v ssa.Value) bool {
-		call, ok := v.(*ssa.Call)
-		if !ok {
-			return false
-		}
-		fn := Callee(call.Common())
-		return fn != nil && fn.Pkg() != nil && slices.Contains(flagPackages, fn.Pkg().Path())
+// flagCall reports whether v is the result of a call of a function of the flag packages.
+func flagCall(v ssa.Value) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
 	}
-	out := make(map[*ssa.Global]bool)
-	var visit func(fn *ssa.Function)
-	visit = func(fn *ssa.Function) {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				switch instr := instr.(type) {
-				case *ssa.Store:
-					if g, ok := instr.Addr.(*ssa.Global); ok && ofFlags(instr.Val) {
-						out[g] = true
-					}
-				case *ssa.Call:
-					if !ofFlags(instr) {
-						continue
-					}
-					for _, a := range instr.Call.Args {
-						if g, ok := a.(*ssa.Global); ok {
-							out[g] = true
-						}
-					}
-				}
-			}
-		}
-		for _, anon := range fn.AnonFuncs {
-			visit(anon)
-		}
-	}
-	for _, m := range pkg.Members {
-		if fn, ok := m.(*ssa.Function); ok {
-			visit(fn)
-		}
-	}
-	// init#1, init#2, …: the init functions the package's files declare, run by its init.
-	if init := pkg.Func("init"); init != nil {
-		for _, b := range init.Blocks {
-			for _, instr := range b.Instrs {
-				if call, ok := instr.(*ssa.Call); ok {
-					if fn := call.Call.StaticCallee(); fn != nil && fn.Pkg == pkg && strings.HasPrefix(fn.Name(), "init#") {
-						visit(fn)
-					}
-				}
-			}
-		}
-	}
-	return out
+	fn := Callee(call.Common())
+	return fn != nil && fn.Pkg() != nil && slices.Contains(flagPackages, fn.Pkg().Path())
 }
 
 // DeadlineFrom reports whether fn applies a deadline (context.WithTimeout, WithDeadline, their

@@ -46,8 +46,6 @@ type Resolver struct {
 	// WrapsParam, if set, reports whether fn, a function of another package, only adds values
 	// to its ctx parameter k and returns it, by its fact.
 	WrapsParam func(fn *types.Func, k int) bool
-	flagsMu    sync.Mutex
-	flags      map[*ssa.Package]map[*ssa.Global]bool // flagVar's answers, by package
 }
 
 // Impl is one method an interface call may invoke.

@@ -32,6 +32,9 @@ type Flow struct {
 	// to a call that may store into it (plugins.RegisterAll(s.backends)): their elements are
 	// not all in the index.
 	filled map[any]bool
+	// handed holds, per package variable, the calls the package hands its address to
+	// (flag.DurationVar(&timeout, …)).
+	handed map[*ssa.Global][]*ssa.Call
 }
 
 // Elements are the values the package stores into the elements of the maps, slices or arrays
@@ -46,6 +49,9 @@ type Elements struct {
 func New(pkg *ssa.Package, funcs []*ssa.Function) *Flow {
 	return &Flow{pkg: pkg, funcs: funcs}
 }
+
+// Package returns the package whose stores f indexes.
+func (f *Flow) Package() *ssa.Package { return f.pkg }
 
 // A Mode says how stores into a field, a package variable or a container's elements count.
 type Mode int
@@ -431,6 +437,17 @@ func (f *Flow) ElementsOf(field *types.Var) Elements {
 	return Elements{}
 }
 
+// StoredTo returns the values the package's functions store into the package-level variable
+// g, its initialiser's among them.
+func (f *Flow) StoredTo(g *ssa.Global) []ssa.Value { return f.storedTo(g) }
+
+// HandedTo returns the calls the package's functions hand the address of the package-level
+// variable g to (flag.DurationVar(&timeout, …)).
+func (f *Flow) HandedTo(g *ssa.Global) []*ssa.Call {
+	f.storedTo(nil)
+	return f.handed[g]
+}
+
 // storedTo returns the values the package stores into key.
 func (f *Flow) storedTo(key any) []ssa.Value {
 	if f.stores == nil {
@@ -438,6 +455,7 @@ func (f *Flow) storedTo(key any) []ssa.Value {
 		f.elems = make(map[*types.Var]*Elements)
 		f.open = make(map[any]bool)
 		f.filled = make(map[any]bool)
+		f.handed = make(map[*ssa.Global][]*ssa.Call)
 		funcs := f.funcs
 		if initFn := f.pkg.Func("init"); initFn != nil { // package variables' initialisers
 			funcs = append([]*ssa.Function{initFn}, funcs...)
@@ -481,7 +499,13 @@ func (f *Flow) index(fn *ssa.Function) {
 				}
 			case *ssa.MapUpdate:
 				element(instr.Map, instr.Value)
-			case *ssa.Call: // s.shards = append(s.shards, x)
+			case *ssa.Call:
+				for _, arg := range instr.Call.Args {
+					if g, ok := arg.(*ssa.Global); ok {
+						f.handed[g] = append(f.handed[g], instr)
+					}
+				}
+				// s.shards = append(s.shards, x)
 				if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(instr.Call.Args) == 2 {
 					if vs, ok := LocalElements(instr.Call.Args[1]); ok && ContainerField(instr.Call.Args[0]) != nil {
 						element(instr.Call.Args[0], vs...)

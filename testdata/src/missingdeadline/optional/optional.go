@@ -168,3 +168,45 @@ func getPaused(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error) {
 }
 
 var _ = getPaused
+
+// grace is a flag a command registers on its flag set, and settle a setting it loads:
+// the helper comparing grace leaves the deadline to the user, the one comparing settle does not.
+var grace, settle time.Duration
+
+type command struct{}
+
+func (command) registerFlags(fs *flag.FlagSet) {
+	fs.DurationVar(&grace, "grace", 0, "give up after this long (0: never)")
+	loadSetting(&settle)
+}
+
+// loadSetting reads a setting from the environment.
+func loadSetting(d *time.Duration) { *d = 3 * time.Second }
+
+func graceContext() (context.Context, context.CancelFunc) {
+	if grace == 0 {
+		return context.WithCancel(context.Background())
+	}
+	return context.WithTimeout(context.Background(), grace)
+}
+
+func settleContext() (context.Context, context.CancelFunc) {
+	if settle == 0 {
+		return context.WithCancel(context.Background())
+	}
+	return context.WithTimeout(context.Background(), settle)
+}
+
+func getGrace(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error) {
+	ctx, cancel := graceContext()
+	defer cancel()
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id})
+}
+
+func getSettled(c catalogpb.CatalogClient, id string) (*catalogpb.Item, error) {
+	ctx, cancel := settleContext()
+	defer cancel()
+	return c.GetItem(ctx, &catalogpb.GetItemRequest{Id: id}) // want `RPC CatalogClient\.GetItem has no deadline \(ctx from context\.Background\(\)\)`
+}
+
+var _, _, _ = command.registerFlags, getGrace, getSettled
