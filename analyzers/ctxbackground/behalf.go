@@ -253,18 +253,6 @@ func (d *dropper) ignoresCtx(t callees.Target) bool {
 	return t.Obj != nil && d.res.IgnoresCtx(t.Obj)
 }
 
-// inDeferred reports whether fn is, or is nested in, a function literal its creator defers:
-// cleanup that runs as the handler returns, when a bounded fresh ctx is the idiom
-// (ctx, cancel := context.WithTimeout(context.Background(), d) for a deferred delete).
-func inDeferred(fn *ssa.Function) bool {
-	for ; fn != nil && fn.Parent() != nil; fn = fn.Parent() {
-		if ctxorigin.Deferred(fn) {
-			return true
-		}
-	}
-	return false
-}
-
 // runsForRequest reports whether fn, a request scope, runs as part of its request: not a
 // literal that the handler (or a literal of it) only sends on a channel or hands to functions
 // that do not run it as part of the call (callees.Resolver.RunsLater) — a job for a worker

@@ -72,7 +72,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for _, call := range rootCalls(fn) {
-			if deadlineWrapper(call) != "" && inDeferred(fn) || ctxorigin.AfterDone(call) || ctxorigin.FirstUseOfServer(call) {
+			if deadlineWrapper(call) != "" && ctxorigin.InDeferred(fn) || ctxorigin.AfterDone(call) || ctxorigin.FirstUseOfServer(call) {
 				continue // a bounded fresh ctx for deferred cleanup (the idiom), work after the caller gave up, or on the first use of shared state only
 			}
 			if deadlineWrapper(call) != "" && ctxorigin.AfterFailure(call) {

@@ -585,7 +585,7 @@ func (d *dropper) checkScopes(emit func(analysis.Diagnostic)) {
 	for _, fn := range d.info.Funcs {
 		if sc := d.info.Scopes.Of(fn); sc != nil {
 			cands = append(cands, d.returnedRoots(sc, fn)...)
-			if !inDeferred(fn) { // cleanup as the handler returns: releasing a lock, a deferred delete
+			if !ctxorigin.InDeferred(fn) { // cleanup as the handler returns: releasing a lock, a deferred delete
 				cands = append(cands, d.droppingCalls(sc, fn)...)
 			}
 		}
@@ -654,7 +654,7 @@ func (d *dropper) returnedRoots(sc *scope.Scope, fn *ssa.Function) []*candidate 
 			continue // cleanup
 		}
 		for _, o := range d.info.Origins.Of(s.Ctx) {
-			if o.Kind != ctxorigin.Root || o.Via == nil || boundedRoot(o) && inDeferred(fn) || o.Call != nil && ctxorigin.ReplacesNoCtx(o.Call) {
+			if o.Kind != ctxorigin.Root || o.Via == nil || boundedRoot(o) && ctxorigin.InDeferred(fn) || o.Call != nil && ctxorigin.ReplacesNoCtx(o.Call) {
 				continue
 			}
 			r, ok := d.rootOf(o)

@@ -76,10 +76,27 @@ func (c *checker) check(sc *scope.Scope, call ssa.CallInstruction) (analysis.Dia
 		return analysis.Diagnostic{}, false
 	}
 	adv := c.adviceFor(callee)
-	if adv == nil || ctxAddedLater(call, callee) || adv.inLoops && !inUncheckedLoop(call) {
+	if adv == nil || !forRequest(call) || ctxAddedLater(call, callee) || adv.inLoops && !inUncheckedLoop(call) {
 		return analysis.Diagnostic{}, false
 	}
 	return c.diagnostic(sc, call, callee, adv), true
+}
+
+// forRequest reports whether call, in a request scope, is work done for the request, which the
+// request's ctx should bound: not cleanup as the scope returns (a deferred call, or one in a
+// deferred literal: a lock released with db.Exec must be released when the ctx is done too),
+// nor what runs only once the ctx is done or on the way out of a failure, nor one-time
+// initialisation of state every later request shares (a statement prepared in the server's
+// sync.Once, or on the first use of its state). The request's ctx there would let one cancelled
+// request leave a lock held, or break what every other request relies on; what such work
+// needs is a bound of its own, which is not this rule's to say.
+func forRequest(call ssa.CallInstruction) bool {
+	if _, ok := call.(*ssa.Defer); ok {
+		return false
+	}
+	fn := call.Parent()
+	return !ctxorigin.InDeferred(fn) && !ctxorigin.InSharedOnce(fn) && !ctxorigin.FirstUseOfServer(call) &&
+		!ctxorigin.AfterDone(call) && !ctxorigin.AfterFailure(call)
 }
 
 // adviceFor returns (once per callee) the advice for calls to fn, or nil when fn is fine.

@@ -41,5 +41,10 @@
 // Where the rewrite is mechanical and the request ctx is in scope at the call, a suggested
 // fix passes it: db.QueryContext(ctx, ...), http.NewRequestWithContext(ctx, ...),
 // exec.CommandContext(ctx, ...), net.DefaultResolver.LookupHost(ctx, ...). Calls outside
-// request scopes (main, constructors, background workers) are not reported.
+// request scopes (main, constructors, background workers) are not reported, nor calls in one
+// that are not the request's work: cleanup as it returns (a deferred call, or one in a deferred
+// literal: `defer db.Exec("DELETE FROM locks …")` must run when the request is cancelled too),
+// what runs only once its ctx is done or on the way out of a failure, and one-time
+// initialisation of state every later request shares (a statement prepared in the server's
+// sync.Once or on the first use of its field), which one cancelled request must not break.
 package ctxless

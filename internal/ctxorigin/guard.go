@@ -799,6 +799,19 @@ func usedBy(fn *ssa.Function, use func(v ssa.Value, ref ssa.Instruction) bool) b
 	return false
 }
 
+// InDeferred reports whether fn is, or is nested in, a function literal its creator defers:
+// cleanup that runs as the function returns, when the caller's ctx may be done and a bounded
+// fresh one is the idiom (ctx, cancel := context.WithTimeout(context.Background(), d) for a
+// deferred delete).
+func InDeferred(fn *ssa.Function) bool {
+	for ; fn != nil && fn.Parent() != nil; fn = fn.Parent() {
+		if Deferred(fn) {
+			return true
+		}
+	}
+	return false
+}
+
 // Started reports whether the function literal fn is run by a go statement.
 func Started(fn *ssa.Function) bool {
 	return usedBy(fn, func(v ssa.Value, ref ssa.Instruction) bool {

@@ -169,7 +169,7 @@ func (c *Catalog) ListItems(req *catalogpb.ListItemsRequest, stream grpc.ServerS
 		time.Sleep(c.timeout)                               // one deliberate wait, in no loop: silent
 		return c.db.QueryRow("SELECT 1 WHERE $1", id).Err() // want `DB.QueryRow in handler Catalog.ListItems`
 	}
-	defer c.db.Exec("DELETE FROM cursors") // want `DB.Exec in handler Catalog.ListItems`
+	defer c.db.Exec("DELETE FROM cursors") // cleanup as it returns, which must run when the request is cancelled too: silent
 	go c.db.Ping()                         // want `DB.Ping in handler Catalog.ListItems`
 	if err := load(req.GetCategory()); err != nil {
 		return err
