@@ -5,12 +5,14 @@ import (
 	"fmt"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/report"
 	"github.com/deadlinelint/deadlinelint/internal/reqctx"
 	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 const name = "ctxflow"
@@ -52,9 +54,16 @@ func run(pass *analysis.Pass) (any, error) {
 				// nothing it does waits on the ctx, so nothing outlives the request through it.
 				continue
 			}
-			if res.KeptByCallee(s) {
+			if res.KeptByCallee(s) || startsOnly(res, s) {
 				// An object whose lifetime the callee derives from the ctx and keeps the cancel of
-				// (a subscription's Run): its work is the object's, stopped by its Stop.
+				// (a subscription's Run, a job runner keeping each job's cancel by its id), or a
+				// callee that uses the ctx only in goroutines it starts (a watcher): work with a
+				// lifetime of its own, meant to outlive the request, which its ctx would cut short.
+				continue
+			}
+			if s.Func != nil && typesutil.IsFunc(s.Func, "context", "AfterFunc") {
+				// The lifetime only watched: the handler's own work stopped when the server
+				// shuts down too (context.AfterFunc(s.base, cancel)), none done on it.
 				continue
 			}
 			if ctxorigin.DerivedKept(s.Ctx) {
@@ -71,6 +80,14 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// startsOnly reports whether the sink s is a call (not a go statement, whose goroutine the
+// handler starts with the long-lived ctx itself) of a function that uses the ctx it is given
+// only in goroutines it starts (ctxssa.Result.StartsOnly).
+func startsOnly(res *ctxssa.Result, s ctxorigin.Sink) bool {
+	_, call := s.Instr.(*ssa.Call)
+	return call && s.Func != nil && !s.Instr.Common().IsInvoke() && res.StartsOnly(s.Func)
 }
 
 // longLived returns the first origin in set that outlives the request: a field of the server

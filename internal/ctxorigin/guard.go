@@ -109,15 +109,47 @@ func KeptByObject(call *ssa.Call) bool { return cancelKept(call, 0) }
 
 // OwnedByObject reports whether the ctx v is used only to make the lifetime of objects: every
 // use of it is a derivation whose cancel function is stored in a struct field (KeptByObject),
-// as in a method that only starts a subscription (s.ctx, s.cancel = context.WithCancel(ctx)).
+// as in a method that only starts a subscription (s.ctx, s.cancel = context.WithCancel(ctx)),
+// or — v spilled to a variable a literal captures — in the goroutines the function starts
+// (ownedCell: a job runner deriving a bounded child, keeping its cancel by the job's id and
+// running the job on it on a goroutine).
 func OwnedByObject(v ssa.Value) bool {
 	refs := v.Referrers()
 	if refs == nil || len(*refs) == 0 {
 		return false
 	}
 	for _, ref := range *refs {
-		derive, ok := ref.(*ssa.Call)
-		if !ok || !isDerivation(derive, v) || !derivationKept(derive, 0) {
+		if derive, ok := ref.(*ssa.Call); ok && isDerivation(derive, v) && derivationKept(derive, 0) {
+			continue
+		}
+		if st, ok := ref.(*ssa.Store); ok && st.Val == v {
+			if cell, ok := st.Addr.(*ssa.Alloc); ok && ownedCell(cell) {
+				continue
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// ownedCell reports whether the variable cell, which go/ssa keeps a ctx in because a literal
+// captures it (ctx, cancel := context.WithTimeout(ctx, d); go func() { defer cancel(); fn(ctx) }()),
+// is read only for derivations whose cancel is kept and by literals run on goroutines the
+// function starts, whatever is stored in it: the children it is given are the objects' own
+// lifetimes, and what the goroutines do has a lifetime of its own.
+func ownedCell(cell *ssa.Alloc) bool {
+	for _, ref := range *cell.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store, *ssa.DebugRef:
+		case *ssa.UnOp:
+			if ref.Op != token.MUL || !OwnedByObject(ref) {
+				return false
+			}
+		case *ssa.MakeClosure:
+			if !Started(ref.Fn.(*ssa.Function)) {
+				return false
+			}
+		default:
 			return false
 		}
 	}
@@ -1959,4 +1991,66 @@ func boundCalls(mc *ssa.MakeClosure, v ssa.Value) []*ssa.Call {
 		}
 	}
 	return out
+}
+
+// Defaulted reports whether origin o, which reaches a ctx in fn with no deadline on one path,
+// is given a default deadline there: the same origin also arrives with a deadline
+// (DeadlineOnOtherPath), and fn checks Deadline() on a ctx (ChecksDeadline) — the inline form
+// of the default-deadline interceptor, whose path with none is taken only when the ctx has one:
+//
+//	if _, ok := ctx.Deadline(); !ok {
+//		ctx, cancel = context.WithTimeout(ctx, d)
+//	}
+func Defaulted(fn *ssa.Function, set Set, o Origin) bool {
+	return DeadlineOnOtherPath(set, o) && ChecksDeadline(fn)
+}
+
+// DeadlineOnOtherPath reports whether set, holding o with no deadline, also holds the same
+// origin with one: a deadline applied on some paths only.
+func DeadlineOnOtherPath(set Set, o Origin) bool {
+	for _, b := range set {
+		if b.Deadline && !b.Opaque && b.Kind == o.Kind && b.Call == o.Call && b.Desc == o.Desc && b.Param == o.Param {
+			return true
+		}
+	}
+	return false
+}
+
+// ChecksDeadline reports whether fn, a function enclosing it, or a ctx-returning helper of its
+// package one of them calls, calls Deadline() on a context.Context.
+func ChecksDeadline(fn *ssa.Function) bool {
+	for f := fn; f != nil; f = f.Parent() {
+		if CallsDeadline(f) {
+			return true
+		}
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				callee := call.Common().StaticCallee()
+				if callee != nil && callee.Pkg == f.Pkg && typesutil.ReturnsContext(callee.Signature) && CallsDeadline(callee) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// CallsDeadline reports whether fn's own body calls Deadline() on a context.Context.
+func CallsDeadline(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if common := call.Common(); common.IsInvoke() && common.Method.Name() == "Deadline" && typesutil.IsContext(common.Value.Type()) {
+				return true
+			}
+		}
+	}
+	return false
 }
