@@ -124,11 +124,13 @@ func (r *reach) paramReachesWork(fn *ssa.Function, p *ssa.Parameter) bool {
 	return found
 }
 
-// paramArrives reports whether parameter p reaches sink s with no deadline on some path.
+// paramArrives reports whether parameter p reaches sink s with no deadline on some path, other
+// than one that only a ctx with a deadline takes (ctxorigin.Defaulted: a wrapper applying its
+// default deadline when the ctx it is given has none — a detached one).
 func (r *reach) paramArrives(s ctxorigin.Sink, p *ssa.Parameter) bool {
 	set := r.origins.Of(s.Ctx)
 	for _, o := range set {
-		if o.Kind == ctxorigin.Param && o.Param == p && unbounded(o) {
+		if o.Kind == ctxorigin.Param && o.Param == p && unbounded(o) && !ctxorigin.Defaulted(s.Instr.Parent(), set, o) {
 			return true
 		}
 	}

@@ -23,20 +23,10 @@ func (c *checker) unbounded(s *site, ctx ssa.Value) []ctxorigin.Origin {
 }
 
 // defaulted reports whether origin o, which has no deadline on one path, is given a default
-// one in the calling function: the same origin also reaches the call with a deadline, and the
-// function (or one enclosing it, or a ctx-returning helper of the package it calls) checks
-// Deadline() on a ctx — the inline form of the default-deadline interceptor:
-//
-//	if _, ok := ctx.Deadline(); !ok {
-//		ctx, cancel = context.WithTimeout(ctx, d)
-//	}
+// one in the calling function (ctxorigin.Defaulted: the inline form of the default-deadline
+// interceptor), or one only when the user asks for it (optionalTimeout).
 func (c *checker) defaulted(fn *ssa.Function, set ctxorigin.Set, o ctxorigin.Origin) bool {
-	for _, b := range set {
-		if b.Deadline && !b.Opaque && b.Kind == o.Kind && b.Call == o.Call && b.Desc == o.Desc && b.Param == o.Param {
-			return c.checksDeadline(fn) || optionalTimeout(fn)
-		}
-	}
-	return false
+	return ctxorigin.DeadlineOnOtherPath(set, o) && (ctxorigin.ChecksDeadline(fn) || optionalTimeout(fn))
 }
 
 // optionalTimeout reports whether fn, or a function enclosing it, branches on a comparison of
@@ -56,45 +46,6 @@ func optionalTimeout(fn *ssa.Function) bool {
 				return true
 			}
 			if g, ok := ctxorigin.Stored(x).(*ssa.Global); ok && ctxorigin.DeadlineFrom(f, g) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// checksDeadline reports whether fn, a function enclosing it, or a ctx-returning helper of
-// the package one of them calls, calls Deadline() on a context.Context.
-func (c *checker) checksDeadline(fn *ssa.Function) bool {
-	for f := fn; f != nil; f = f.Parent() {
-		if callsDeadline(f) {
-			return true
-		}
-		for _, b := range f.Blocks {
-			for _, instr := range b.Instrs {
-				call, ok := instr.(*ssa.Call)
-				if !ok {
-					continue
-				}
-				callee := call.Common().StaticCallee()
-				if callee != nil && callee.Pkg == c.info.Pkg && typesutil.ReturnsContext(callee.Signature) && callsDeadline(callee) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// callsDeadline reports whether fn's own body calls Deadline() on a context.Context.
-func callsDeadline(fn *ssa.Function) bool {
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok {
-				continue
-			}
-			if common := call.Common(); common.IsInvoke() && common.Method.Name() == "Deadline" && typesutil.IsContext(common.Value.Type()) {
 				return true
 			}
 		}

@@ -362,7 +362,7 @@ func (d *defaults) setsDefault(fn *ssa.Function) bool {
 			}
 		}
 	}
-	v := calls > 0 && all || some && callsDeadline(fn)
+	v := calls > 0 && all || some && ctxorigin.CallsDeadline(fn)
 	d.setsDDL[fn] = v
 	return v
 }

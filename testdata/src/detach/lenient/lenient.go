@@ -124,6 +124,8 @@ func Serve(ctx context.Context, l *Ledger) {
 	l.Undocumented(ctx, "e")
 	Cleanup(ctx, func(context.Context) {})
 	l.literalStored(ctx)()
+	l.DefaultedWrite(ctx, "e")
+	l.RetriedWrite(ctx, "e")
 }
 
 // Lifecycle detaches from no request: its ctx is the ledger's own lifetime, handed in by main.
