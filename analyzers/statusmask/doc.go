@@ -29,7 +29,10 @@
 // makes no such error — one that only lends the request's trace to work on a budget of its own
 // (tracing.CopyTraceContext(context.Background(), ctx), whose result derives from its other
 // ctx) included. The fix, offered where it is mechanical (a unary handler returning the
-// translation), returns the ctx's error first.
+// translation), returns the ctx's error first. The request ctx's own error — ctx.Err() of the
+// request's ctx, or of one derived from it with no deadline of its own — given another code is
+// reported wherever it is, also in a function that asks ctx.Err() elsewhere: it is the deadline
+// or the cancellation, and keeps its code with status.FromContextError.
 //
 // For example:
 //

@@ -59,13 +59,14 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &checker{pass: pass, res: res, info: info}
 	for _, fn := range info.Funcs {
 		sc := info.Scopes.Of(fn)
-		if sc == nil || callsCtxErr(fn) {
+		if sc == nil {
 			continue
 		}
+		tells := callsCtxErr(fn)
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if call, ok := instr.(*ssa.Call); ok {
-					if d, ok := c.check(sc, call); ok {
+					if d, ok := c.check(sc, call, tells); ok {
 						rep.Report(d)
 					}
 				}
@@ -123,8 +124,9 @@ func translationOf(call *ssa.Call) (*translation, bool) {
 }
 
 // check returns the finding for call, in scope sc, if it translates an error that may be the
-// request's deadline or cancellation into another code.
-func (c *checker) check(sc *scope.Scope, call *ssa.Call) (analysis.Diagnostic, bool) {
+// request's deadline or cancellation into another code — or the request ctx's own error,
+// which is one, even where the function tells (tells: it calls ctx.Err()) others apart.
+func (c *checker) check(sc *scope.Scope, call *ssa.Call, tells bool) (analysis.Diagnostic, bool) {
 	t, ok := translationOf(call)
 	if !ok {
 		return analysis.Diagnostic{}, false
@@ -133,10 +135,21 @@ func (c *checker) check(sc *scope.Scope, call *ssa.Call) (analysis.Diagnostic, b
 	for _, v := range t.sources {
 		w.contents(v, 0)
 	}
-	if w.told || w.origin == nil {
+	pos, end := c.res.CallRange(call)
+	if w.ctxErr != nil {
+		keep := "status.FromContextError(ctx.Err()).Err()"
+		if t.fn.Pkg().Path() == typesutil.ConnectPath {
+			keep = "connect.CodeDeadlineExceeded or connect.CodeCanceled"
+		}
+		return analysis.Diagnostic{
+			Pos: pos, End: end,
+			Message: fmt.Sprintf("%s gives code %s to the request ctx's error, which is its deadline or cancellation; keep its code: %s",
+				typesutil.FuncName(t.fn), codeName(t), keep),
+		}, true
+	}
+	if tells || w.told || w.origin == nil {
 		return analysis.Diagnostic{}, false
 	}
-	pos, end := c.res.CallRange(call)
 	origin := w.origin
 	originName := calleeName(origin.Common())
 	originPos := origin.Pos()
@@ -192,6 +205,7 @@ type walk struct {
 	at     *ssa.BasicBlock // the translation's block
 	seen   map[ssa.Value]bool
 	origin *ssa.Call // the first call, given the request's ctx, whose error is in the translation
+	ctxErr *ssa.Call // a call of Err() on the request's ctx whose error is in the translation
 	told   bool      // some error in it was told apart from a deadline
 }
 
@@ -248,6 +262,10 @@ func (w *walk) call(call *ssa.Call, depth int) {
 	fn := ctxorigin.Callee(common)
 	if err := ctxorigin.TextOf(common); err != nil {
 		w.contents(err, depth+1)
+		return
+	}
+	if w.ctxErr == nil && w.c.requestCtxErr(common) {
+		w.ctxErr = call
 		return
 	}
 	switch {
@@ -497,6 +515,21 @@ func (c *checker) givenRequestCtx(call *ssa.Call) bool {
 	}
 	fn := ctxorigin.Callee(common)
 	return fn == nil || !c.res.CallIgnoresCtx(common) && !ctxorigin.IsReader(fn)
+}
+
+// requestCtxErr reports whether common is ctx.Err() on the request's ctx or one derived from it
+// on every path: its error, when there is one, is the request's deadline or cancellation.
+func (c *checker) requestCtxErr(common *ssa.CallCommon) bool {
+	if !common.IsInvoke() || common.Method.Name() != "Err" || !typesutil.IsContext(common.Value.Type()) {
+		return false
+	}
+	origins := c.info.Origins.Of(common.Value)
+	for _, o := range origins {
+		if o.Kind != ctxorigin.Request || o.Deadline {
+			return false // a ctx with a deadline of its own: its expiry may be its own
+		}
+	}
+	return len(origins) > 0
 }
 
 // ctxArgument returns the ctx the call is given: its ctx argument, or for http.Client.Do the
