@@ -34,7 +34,8 @@
 //     reading values out of it (gRPC metadata, peer, method, the trace span) are not work.
 //   - A reason: a comment on the line of the call or of the first line of its statement, on its
 //     own line directly above the statement (or directly above the call, inside a multi-line
-//     statement), above the declarations (var err error) directly preceding the statement,
+//     statement), above the declarations (var err error), or the statements that detach too
+//     (a run of go statements each handing a WithoutCancel on), directly preceding the statement,
 //     above an enclosing statement (the go or defer statement, the if or for
 //     whose block holds it), a //deadlinelint:detach <reason> directive there, or the doc
 //     comment of the enclosing function when that function is a helper whose job is the detach

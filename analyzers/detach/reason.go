@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
@@ -95,17 +96,19 @@ func (r *reasons) enclosingReason(file *ast.File, ce *ast.CallExpr) bool {
 	return false
 }
 
-// paragraphComment reports whether a prose comment sits directly above the declarations that
-// directly precede stmt in block, with no blank line between ("// the file is cached past the
-// request", then "var err error", then the call): declarations only prepare the statement.
-// A comment above a statement doing work of its own is about that work.
+// paragraphComment reports whether a prose comment sits directly above the declarations, or
+// the statements that detach too, that directly precede stmt in block, with no blank line
+// between ("// the file is cached past the request", then "var err error", then the call; "//
+// post-response work, which must outlive the client", then two go statements each handing a
+// WithoutCancel on): declarations only prepare the statement, and a comment above a run of
+// detaches is about each. A comment above a statement doing other work is about that work.
 func (r *reasons) paragraphComment(file *ast.File, block *ast.BlockStmt, stmt ast.Stmt) bool {
 	i := 0
 	for i < len(block.List) && block.List[i] != stmt {
 		i++
 	}
 	for ; i > 0 && r.line(block.List[i-1].End()) == r.line(block.List[i].Pos())-1; i-- {
-		if _, ok := block.List[i-1].(*ast.DeclStmt); !ok {
+		if _, ok := block.List[i-1].(*ast.DeclStmt); !ok && !r.detaches(block.List[i-1]) {
 			return false
 		}
 		if r.commentAbove(file, block.List[i-1]) {
@@ -113,6 +116,18 @@ func (r *reasons) paragraphComment(file *ast.File, block *ast.BlockStmt, stmt as
 		}
 	}
 	return false
+}
+
+// detaches reports whether the statement calls context.WithoutCancel.
+func (r *reasons) detaches(stmt ast.Stmt) bool {
+	found := false
+	ast.Inspect(stmt, func(n ast.Node) bool {
+		if ce, ok := n.(*ast.CallExpr); ok && typesutil.IsFunc(typeutil.Callee(r.pass.TypesInfo, ce), typesutil.ContextPath, "WithoutCancel") {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // wrapperReason reports whether decl is a method of a wrapper whose job is the detach: its body

@@ -126,6 +126,8 @@ func Serve(ctx context.Context, l *Ledger) {
 	l.literalStored(ctx)()
 	l.DefaultedWrite(ctx, "e")
 	l.RetriedWrite(ctx, "e")
+	l.Paragraph(ctx, "e")
+	l.Unexplained(ctx, "e")
 }
 
 // Lifecycle detaches from no request: its ctx is the ledger's own lifetime, handed in by main.
