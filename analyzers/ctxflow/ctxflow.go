@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
@@ -54,11 +53,12 @@ func run(pass *analysis.Pass) (any, error) {
 				// nothing it does waits on the ctx, so nothing outlives the request through it.
 				continue
 			}
-			if res.KeptByCallee(s) || startsOnly(res, s) {
+			if res.KeptByCallee(s) {
 				// An object whose lifetime the callee derives from the ctx and keeps the cancel of
-				// (a subscription's Run, a job runner keeping each job's cancel by its id), or a
-				// callee that uses the ctx only in goroutines it starts (a watcher): work with a
-				// lifetime of its own, meant to outlive the request, which its ctx would cut short.
+				// (a subscription's Run, a job runner keeping each job's cancel by its id): its
+				// work is the object's, stopped by its Stop. A callee that only starts goroutines
+				// with the ctx is not that: a watch registered until the ctx ends, handed the
+				// server's lifetime, stays registered after the client left.
 				continue
 			}
 			if s.Func != nil && typesutil.IsFunc(s.Func, "context", "AfterFunc") {
@@ -80,14 +80,6 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
-}
-
-// startsOnly reports whether the sink s is a call (not a go statement, whose goroutine the
-// handler starts with the long-lived ctx itself) of a function that uses the ctx it is given
-// only in goroutines it starts (ctxssa.Result.StartsOnly).
-func startsOnly(res *ctxssa.Result, s ctxorigin.Sink) bool {
-	_, call := s.Instr.(*ssa.Call)
-	return call && s.Func != nil && !s.Instr.Common().IsInvoke() && res.StartsOnly(s.Func)
 }
 
 // longLived returns the first origin in set that outlives the request: a field of the server

@@ -134,10 +134,12 @@ func OwnedByObject(v ssa.Value) bool {
 
 // ownedCell reports whether the variable cell, which go/ssa keeps a ctx in because a literal
 // captures it (ctx, cancel := context.WithTimeout(ctx, d); go func() { defer cancel(); fn(ctx) }()),
-// is read only for derivations whose cancel is kept and by literals run on goroutines the
-// function starts, whatever is stored in it: the children it is given are the objects' own
-// lifetimes, and what the goroutines do has a lifetime of its own.
+// is read for a derivation whose cancel is kept, and otherwise only for such derivations and by
+// literals run on goroutines the function starts, whatever is stored in it: the children it is
+// given are the objects' own lifetimes, which the goroutines run on. A ctx only read by
+// goroutines (a watch registered until it ends) makes no object's lifetime.
 func ownedCell(cell *ssa.Alloc) bool {
+	kept := false
 	for _, ref := range *cell.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.Store, *ssa.DebugRef:
@@ -145,6 +147,7 @@ func ownedCell(cell *ssa.Alloc) bool {
 			if ref.Op != token.MUL || !OwnedByObject(ref) {
 				return false
 			}
+			kept = true
 		case *ssa.MakeClosure:
 			if !Started(ref.Fn.(*ssa.Function)) {
 				return false
@@ -153,7 +156,7 @@ func ownedCell(cell *ssa.Alloc) bool {
 			return false
 		}
 	}
-	return true
+	return kept
 }
 
 // cancelKept reports whether a derivation of the ctx v has its cancel function stored in a

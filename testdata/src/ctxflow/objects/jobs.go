@@ -27,7 +27,8 @@ func (j *Jobs) Start(ctx context.Context, id string, fn func(context.Context)) {
 	}()
 }
 
-// Watch follows id on a goroutine of its own, for as long as ctx lives.
+// Watch follows id on a goroutine of its own, for as long as ctx lives: a watch whose lifetime
+// is the ctx it is given, which the caller's ctx should end.
 func Watch(ctx context.Context, id string, out chan<- string) {
 	go func() {
 		for {
@@ -46,10 +47,11 @@ func WatchAndFetch(ctx context.Context, id string, out chan<- string) error {
 	return fetch(ctx, id)
 }
 
-// Exports starts jobs and watchers on the server's lifetime from its handlers: work meant to
-// outlive the request, which the request's ctx would cut short. A handler that also stops its
-// own work when the server shuts down (context.AfterFunc(s.base, cancel)) only watches the
-// lifetime. Work done on the lifetime in the handler is reported.
+// Exports starts jobs on the server's lifetime from its handlers, each job's cancel kept by the
+// runner: work meant to outlive the request, which the request's ctx would cut short. A handler
+// that also stops its own work when the server shuts down (context.AfterFunc(s.base, cancel))
+// only watches the lifetime. A watch on the lifetime, and work done on it, are reported: the
+// watch stays registered after the client left.
 type Exports struct {
 	catalogpb.UnimplementedCatalogServer
 	base context.Context
@@ -60,7 +62,7 @@ type Exports struct {
 func (s *Exports) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
 	id := req.GetId()
 	s.jobs.Start(s.base, id, func(ctx context.Context) { _ = fetch(ctx, id) })
-	Watch(s.base, id, s.out)
+	Watch(s.base, id, s.out) // want `objects\.Watch in handler Exports\.GetItem uses receiver field base, a ctx that outlives the request; pass ctx`
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := context.AfterFunc(s.base, cancel)
