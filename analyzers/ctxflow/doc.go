@@ -34,8 +34,11 @@
 // object, keeping the cancel for the object's Stop (sub.Run(s.ctx) where Run does s.ctx,
 // s.cancel = context.WithCancel(ctx)), nor a child of the long-lived ctx whose cancel the
 // server keeps, in a field or by the work's key in a map it holds (wctx, cancel :=
-// context.WithCancel(s.root); s.workers[id] = cancel: a worker StopWorker ends): what the
-// object does is its own work. Nor is a call whose callee refers to the ctx only to carry its
+// context.WithCancel(s.root); s.workers[id] = cancel: a worker StopWorker ends), nor one
+// given to a job runner that derives each job's ctx from it and keeps the job's cancel by its
+// id: what the object does is its own work. A callee that only starts goroutines with the ctx
+// is still reported (a watch registered until the ctx ends). Nor is context.AfterFunc(s.base,
+// cancel), which only watches the lifetime to stop the handler's own work at shutdown. Nor is a call whose callee refers to the ctx only to carry its
 // values (logs with it, reads its trace), or, through an interface, when every value the
 // receiver may hold is in sight and does so: nothing there waits on the ctx. A callee that
 // never refers to its ctx (a stub) is still reported: what it means to do with one is not
