@@ -30,7 +30,9 @@
 //     WithDeadline, WithTimeoutCause or WithDeadlineCause (or a function of the module that
 //     adds a deadline) is applied. A call to a function of the analysed module — in this
 //     package, or in another through a fact — is looked into: it is work only if that function
-//     hands the ctx to work with no deadline of its own. Logging with the ctx (log/slog) and
+//     hands the ctx to work with no deadline of its own — a wrapper that applies a default
+//     deadline when its ctx has none (if _, ok := ctx.Deadline(); !ok { ctx, cancel =
+//     context.WithTimeout(ctx, d) }) gives a detached one its own. Logging with the ctx (log/slog) and
 //     reading values out of it (gRPC metadata, peer, method, the trace span) are not work.
 //   - A reason: a comment on the line of the call or of the first line of its statement, on its
 //     own line directly above the statement (or directly above the call, inside a multi-line
