@@ -169,7 +169,7 @@ func (c *checker) hops(s *site) []analysis.RelatedInformation {
 		case s.fact != nil && s.callee.Pos().IsValid():
 			out = append(out, analysis.RelatedInformation{
 				Pos:     report.DeclPos(c.pass.Fset, s.callee),
-				Message: fmt.Sprintf("%s passes its ctx on to %s", report.FuncName(s.callee), s.fact.Path),
+				Message: fmt.Sprintf("%s passes its ctx on to %s%s", report.FuncName(s.callee), s.fact.Path, at(s.fact)),
 			})
 			return out
 		default:
@@ -177,6 +177,14 @@ func (c *checker) hops(s *site) []analysis.RelatedInformation {
 		}
 	}
 	return out
+}
+
+// at says where the client call of a fact's path is (" at client.go:64"), when the fact knows.
+func at(f *needsDeadline) string {
+	if f.At == "" {
+		return ""
+	}
+	return " at " + f.At
 }
 
 // hopMessage describes the call s as one step of a path.

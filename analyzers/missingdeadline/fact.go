@@ -16,6 +16,9 @@ type needsDeadline struct {
 	// Path names the calls from the function down to the client call, the client call last:
 	// "Client.Item → CatalogClient.GetItem".
 	Path string
+	// At is where the client call is: its file's base name and line ("client.go:64"), for a
+	// message in another package, whose file set has no position in this one's bodies.
+	At string
 }
 
 // AFact marks needsDeadline as an analysis fact.

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/types"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -439,8 +440,32 @@ func (c *checker) exportFacts() {
 		if n == nil || !ok || !obj.Exported() || obj.Pkg() != c.pass.Pkg {
 			continue
 		}
-		c.pass.ExportObjectFact(obj, &needsDeadline{Param: n.param, Path: n.path})
+		c.pass.ExportObjectFact(obj, &needsDeadline{Param: n.param, Path: n.path, At: c.rpcAt(n)})
 	}
+}
+
+// rpcAt returns where the client call a need ends at is, as needsDeadline.At spells it:
+// following the need's calls down this package, to the client call or to the fact of another
+// package's function; "" when the way is not known.
+func (c *checker) rpcAt(n *need) string {
+	for s, hops := n.via, 0; s != nil && hops < 64; hops++ {
+		switch {
+		case s.rpc != nil:
+			pos := c.pass.Fset.Position(s.instr.Pos())
+			if !pos.IsValid() {
+				return ""
+			}
+			return fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line)
+		case s.fact != nil:
+			return s.fact.At
+		}
+		local := c.localOf(s)
+		if local == nil || c.needs[local] == nil {
+			return ""
+		}
+		s = c.needs[local].via
+	}
+	return ""
 }
 
 // report reports every site that hands an RPC a ctx created, on some path, from

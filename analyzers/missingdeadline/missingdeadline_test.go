@@ -104,7 +104,7 @@ func TestRelated(t *testing.T) {
 		// across packages: the root, then the declaration of the function of another package
 		"Service.Describe calls RPC CatalogClient.GetItem with no deadline (ctx from context.Background())": {
 			"main.go: ctx := context.Background(): the ctx comes from context.Background() here, without a deadline",
-			"service.go: func (s *Service) Describe(: Service.Describe passes its ctx on to Client.Item → CatalogClient.GetItem",
+			"service.go: func (s *Service) Describe(: Service.Describe passes its ctx on to Client.Item → CatalogClient.GetItem at client.go:27",
 		},
 		// one ctx, many calls: the root, then the other calls it reaches
 		"RPC CatalogClient.GetItem has no deadline (ctx from context.Background()); add one with context.WithTimeout; it reaches 2 more calls": {
