@@ -12,7 +12,8 @@
 // New and Newf, and connect.NewError, with a constant code other than DeadlineExceeded,
 // Canceled and OK, whose message or cause is built from an error that can be the request's
 // deadline or cancellation: the error of a call (a gRPC client call, a database/sql …Context
-// method, a function of the module) given the request's ctx or one derived from it (one with a
+// method, a function of the module; an errgroup's Wait when the group was made with
+// errgroup.WithContext from it and its ctx is used) given the request's ctx or one derived from it (one with a
 // deadline of its own too: when the request's is the earlier, that expiry is the request's; the
 // fix checks the request's ctx, so the dependency's own time-out keeps its code), through
 // err.Error(), fmt.Sprintf, fmt.Errorf and string

@@ -499,6 +499,9 @@ func (c *checker) givenRequestCtx(call *ssa.Call) bool {
 	common := call.Common()
 	ctx := ctxArgument(common)
 	if ctx == nil {
+		ctx = groupCtx(common)
+	}
+	if ctx == nil {
 		return false
 	}
 	origins := c.info.Origins.Of(ctx)
@@ -547,6 +550,31 @@ func ctxArgument(common *ssa.CallCommon) ssa.Value {
 		return nil
 	}
 	return common.Args[i]
+}
+
+// groupCtx returns, for g.Wait() of an errgroup made with errgroup.WithContext(ctx) whose own
+// ctx the function uses (g, gctx := errgroup.WithContext(ctx), gctx handed to the goroutines'
+// work), the ctx the group was made from: the error Wait returns is the first of work done on
+// a child of that ctx, its deadline's or cancellation's when that ctx ends. Otherwise nil.
+func groupCtx(common *ssa.CallCommon) ssa.Value {
+	fn := ctxorigin.Callee(common)
+	if fn == nil || !typesutil.IsMethod(fn, "golang.org/x/sync/errgroup", "Group", "Wait") || len(common.Args) != 1 {
+		return nil
+	}
+	group, ok := common.Args[0].(*ssa.Extract)
+	if !ok || group.Index != 0 {
+		return nil
+	}
+	made, ok := group.Tuple.(*ssa.Call)
+	if !ok || !typesutil.IsFunc(ctxorigin.Callee(made.Common()), "golang.org/x/sync/errgroup", "WithContext") || len(made.Common().Args) != 1 {
+		return nil
+	}
+	for _, ref := range *made.Referrers() {
+		if gctx, ok := ref.(*ssa.Extract); ok && gctx.Index == 1 && gctx.Referrers() != nil && len(*gctx.Referrers()) > 0 {
+			return made.Common().Args[0]
+		}
+	}
+	return nil
 }
 
 // requestCtxOfDo returns, for a call of (*net/http.Client).Do, the ctx its request was made
