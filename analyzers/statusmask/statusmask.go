@@ -62,11 +62,10 @@ func run(pass *analysis.Pass) (any, error) {
 		if sc == nil {
 			continue
 		}
-		tells := callsCtxErr(fn)
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if call, ok := instr.(*ssa.Call); ok {
-					if d, ok := c.check(sc, call, tells); ok {
+					if d, ok := c.check(sc, call, asksCtxErr(call)); ok {
 						rep.Report(d)
 					}
 				}
@@ -684,16 +683,36 @@ func otherSentinel(target ssa.Value) bool {
 	return typesutil.IsError(g.Type().(*types.Pointer).Elem())
 }
 
-// callsCtxErr reports whether fn, or a function literal in it, calls Err() on a ctx: it tells
-// a deadline apart itself.
-func callsCtxErr(fn *ssa.Function) bool {
-	for _, f := range append([]*ssa.Function{fn}, fn.AnonFuncs...) {
-		for _, b := range f.Blocks {
-			for _, instr := range b.Instrs {
-				call, ok := instr.(*ssa.Call)
-				if ok && call.Common().IsInvoke() && call.Common().Method.Name() == "Err" && typesutil.IsContext(call.Common().Value.Type()) {
-					return true
-				}
+// asksCtxErr reports whether the function of the translation at calls Err() on a ctx on the way
+// to it — in a block that dominates it, or before it in its block (if ctx.Err() != nil { … }
+// first) — or in a function literal of its (a deferred rewrite of the error it returns, a
+// mapping closure): it tells a deadline apart itself. A ctx.Err() elsewhere, on another way (a
+// watch loop's case <-ctx.Done(): return ctx.Err() after the translation), tells nothing of
+// the error translated.
+func asksCtxErr(at *ssa.Call) bool {
+	fn := at.Parent()
+	for _, f := range fn.AnonFuncs {
+		if callsCtxErrIn(f, nil) {
+			return true
+		}
+	}
+	return callsCtxErrIn(fn, at)
+}
+
+// callsCtxErrIn reports whether fn calls Err() on a ctx: anywhere when at is nil; otherwise in
+// a block that dominates at's, or before at in its block.
+func callsCtxErrIn(fn *ssa.Function, at *ssa.Call) bool {
+	for _, b := range fn.Blocks {
+		if at != nil && !b.Dominates(at.Block()) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			if instr == ssa.Instruction(at) {
+				break
+			}
+			call, ok := instr.(*ssa.Call)
+			if ok && call.Common().IsInvoke() && call.Common().Method.Name() == "Err" && typesutil.IsContext(call.Common().Value.Type()) {
+				return true
 			}
 		}
 	}
