@@ -49,6 +49,9 @@ func (s *Server) ListItems(ctx context.Context, req *catalogv1.ListItemsRequest)
 		})
 	}
 	if err := g.Wait(); err != nil {
+		if ctx.Err() != nil { // the caller's deadline ended the quotes: keep its code
+			return nil, status.FromContextError(ctx.Err()).Err()
+		}
 		return nil, status.Errorf(codes.Unavailable, "quote prices: %v", err)
 	}
 	return &catalogv1.ListItemsResponse{Items: items}, nil
