@@ -685,14 +685,15 @@ func otherSentinel(target ssa.Value) bool {
 
 // asksCtxErr reports whether the function of the translation at calls Err() on a ctx on the way
 // to it — in a block that dominates it, or before it in its block (if ctx.Err() != nil { … }
-// first) — or in a function literal of its (a deferred rewrite of the error it returns, a
-// mapping closure): it tells a deadline apart itself. A ctx.Err() elsewhere, on another way (a
-// watch loop's case <-ctx.Done(): return ctx.Err() after the translation), tells nothing of
-// the error translated.
+// first) — or in a function literal of its not started on a goroutine (a deferred rewrite of the
+// error it returns, a mapping closure): it tells a deadline apart itself. A ctx.Err() elsewhere,
+// on another way (a watch loop's case <-ctx.Done(): return ctx.Err() after the translation), or
+// on a goroutine the function starts (post-response work checking its own detached ctx), tells
+// nothing of the error translated.
 func asksCtxErr(at *ssa.Call) bool {
 	fn := at.Parent()
 	for _, f := range fn.AnonFuncs {
-		if callsCtxErrIn(f, nil) {
+		if !ctxorigin.Started(f) && callsCtxErrIn(f, nil) {
 			return true
 		}
 	}
