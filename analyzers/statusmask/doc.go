@@ -21,7 +21,8 @@
 // tells the two apart: no status.Code, status.FromError, status.Convert,
 // status.FromContextError, errors.Is or errors.As of the error, no connect.CodeOf, no ctx.Err()
 // call on the way to the translation (a ctx.Err() on another way — a watch loop's return after
-// it — tells nothing of this error), and no function of the module that takes the error and returns an error or a code (a
+// it, or on a goroutine the handler starts — tells nothing of this error), and no function of
+// the module that takes the error and returns an error or a code (a
 // mapping helper, trusted). A branch where the error's text holds words a deadline's text lacks
 // (strings.Contains(err.Error(), "NotFound"), HasPrefix, HasSuffix, EqualFold, ==) translates
 // that error, not a deadline; so does one where its text was found to hold neither a deadline's
