@@ -264,7 +264,7 @@ func (d *dropper) ignoresCtx(t callees.Target) bool {
 // of its own (an interceptor a constructor returns) is not a literal of one.
 func (d *dropper) runsForRequest(fn *ssa.Function) bool {
 	for sc := d.info.Scopes.Of(fn); sc != nil && sc.Kind == scope.Closure; sc = sc.Parent {
-		if ctxorigin.Deferred(sc.Func) || scope.StartedByGo(sc.Func) {
+		if ctxorigin.Deferred(sc.Func) || ctxorigin.Started(sc.Func) {
 			return true
 		}
 		if d.runsLater(sc.Func) {

@@ -11,7 +11,6 @@ import (
 	"github.com/deadlinelint/deadlinelint/internal/report"
 	"github.com/deadlinelint/deadlinelint/internal/reqctx"
 	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
-	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 const name = "ctxflow"
@@ -61,7 +60,7 @@ func run(pass *analysis.Pass) (any, error) {
 				// server's lifetime, stays registered after the client left.
 				continue
 			}
-			if s.Func != nil && typesutil.IsFunc(s.Func, "context", "AfterFunc") {
+			if ctxorigin.IsAfterFunc(s.Func) {
 				// The lifetime only watched: the handler's own work stopped when the server
 				// shuts down too (context.AfterFunc(s.base, cancel)), none done on it.
 				continue

@@ -65,7 +65,7 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if call, ok := instr.(*ssa.Call); ok {
-					if d, ok := c.check(sc, call, asksCtxErr(call)); ok {
+					if d, ok := c.check(sc, call); ok {
 						rep.Report(d)
 					}
 				}
@@ -124,8 +124,9 @@ func translationOf(call *ssa.Call) (*translation, bool) {
 
 // check returns the finding for call, in scope sc, if it translates an error that may be the
 // request's deadline or cancellation into another code — or the request ctx's own error,
-// which is one, even where the function tells (tells: it calls ctx.Err()) others apart.
-func (c *checker) check(sc *scope.Scope, call *ssa.Call, tells bool) (analysis.Diagnostic, bool) {
+// which is one, even where the function asks ctx.Err() on the way (asksCtxErr) to tell others
+// apart.
+func (c *checker) check(sc *scope.Scope, call *ssa.Call) (analysis.Diagnostic, bool) {
 	t, ok := translationOf(call)
 	if !ok {
 		return analysis.Diagnostic{}, false
@@ -146,7 +147,7 @@ func (c *checker) check(sc *scope.Scope, call *ssa.Call, tells bool) (analysis.D
 				typesutil.FuncName(t.fn), codeName(t), keep),
 		}, true
 	}
-	if tells || w.told || w.origin == nil {
+	if w.told || w.origin == nil || asksCtxErr(call) {
 		return analysis.Diagnostic{}, false
 	}
 	origin := w.origin
@@ -522,10 +523,11 @@ func (c *checker) givenRequestCtx(call *ssa.Call) bool {
 // requestCtxErr reports whether common is ctx.Err() on the request's ctx or one derived from it
 // on every path: its error, when there is one, is the request's deadline or cancellation.
 func (c *checker) requestCtxErr(common *ssa.CallCommon) bool {
-	if !common.IsInvoke() || common.Method.Name() != "Err" || !typesutil.IsContext(common.Value.Type()) {
+	ctx := ctxorigin.AsksErr(common)
+	if ctx == nil {
 		return false
 	}
-	origins := c.info.Origins.Of(common.Value)
+	origins := c.info.Origins.Of(ctx)
 	for _, o := range origins {
 		if o.Kind != ctxorigin.Request || o.Deadline {
 			return false // a ctx with a deadline of its own: its expiry may be its own
@@ -711,8 +713,7 @@ func callsCtxErrIn(fn *ssa.Function, at *ssa.Call) bool {
 			if instr == ssa.Instruction(at) {
 				break
 			}
-			call, ok := instr.(*ssa.Call)
-			if ok && call.Common().IsInvoke() && call.Common().Method.Name() == "Err" && typesutil.IsContext(call.Common().Value.Type()) {
+			if call, ok := instr.(*ssa.Call); ok && ctxorigin.AsksErr(call.Common()) != nil {
 				return true
 			}
 		}

@@ -142,7 +142,7 @@ func (c *checker) observes(l *loop) bool {
 				}
 			case ssa.CallInstruction:
 				common := instr.Common()
-				if common.IsInvoke() && typesutil.IsContext(common.Value.Type()) && common.Method.Name() == "Err" {
+				if ctxorigin.AsksErr(common) != nil {
 					return true
 				}
 				call, ok := instr.(*ssa.Call)

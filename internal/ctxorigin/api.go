@@ -74,6 +74,14 @@ func Looped(instr ssa.Instruction) bool {
 	return false
 }
 
+// AsksErr returns the ctx whose error a call asks for — ctx.Err() on a context.Context — or nil.
+func AsksErr(common *ssa.CallCommon) ssa.Value {
+	if common.IsInvoke() && common.Method.Name() == "Err" && typesutil.IsContext(common.Value.Type()) {
+		return common.Value
+	}
+	return nil
+}
+
 // AsksDone returns the ctx a call asks whether it is done — ctx.Err() or ctx.Done(), on a
 // context.Context or as a static call of a concrete ctx type's method — or nil.
 func AsksDone(common *ssa.CallCommon) ssa.Value {

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/deadlinelint/deadlinelint/internal/scope"
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 	"github.com/deadlinelint/deadlinelint/internal/valueflow"
 )
@@ -396,7 +397,7 @@ func isOnceRunner(fn *types.Func) bool {
 // caller gave up — killing its query, rolling back — cannot lose the caller's deadline.
 func AfterDone(instr ssa.Instruction) bool {
 	for fn := instr.Parent(); fn != nil && fn.Parent() != nil; fn = fn.Parent() {
-		if passedTo(fn, isAfterFunc) {
+		if passedTo(fn, IsAfterFunc) {
 			return true
 		}
 	}
@@ -620,8 +621,7 @@ func madeError(v ssa.Value) bool {
 	switch x := v.(type) {
 	case *ssa.Call:
 		fn := Callee(x.Common())
-		return matches(fn, errorMakers) || typesutil.IsFunc(fn, "errors", "New") ||
-			fn != nil && fn.Name() == "Err" && x.Common().IsInvoke() && typesutil.IsContext(x.Common().Value.Type())
+		return matches(fn, errorMakers) || typesutil.IsFunc(fn, "errors", "New") || AsksErr(x.Common()) != nil
 	case *ssa.UnOp:
 		_, ok := x.X.(*ssa.Global)
 		return ok && x.Op == token.MUL && typesutil.IsError(x.Type())
@@ -800,7 +800,8 @@ func isDoneChan(ch ssa.Value) bool {
 	return fn != nil && fn.Name() == "Done" && len(common.Args) == 1 && typesutil.IsContext(common.Args[0].Type())
 }
 
-func isAfterFunc(obj types.Object) bool { return typesutil.IsFunc(obj, "context", "AfterFunc") }
+// IsAfterFunc reports whether obj is context.AfterFunc, which only watches its ctx.
+func IsAfterFunc(obj types.Object) bool { return typesutil.IsFunc(obj, "context", "AfterFunc") }
 
 // passedTo reports whether the function literal fn is an argument of a call whose callee
 // satisfies is.
@@ -847,13 +848,9 @@ func InDeferred(fn *ssa.Function) bool {
 	return false
 }
 
-// Started reports whether the function literal fn is run by a go statement.
-func Started(fn *ssa.Function) bool {
-	return usedBy(fn, func(v ssa.Value, ref ssa.Instruction) bool {
-		g, ok := ref.(*ssa.Go)
-		return ok && g.Call.Value == v
-	})
-}
+// Started reports whether the function literal fn is run by a go statement (scope.StartedByGo,
+// which request scopes are found with).
+func Started(fn *ssa.Function) bool { return scope.StartedByGo(fn) }
 
 // Deferred reports whether the function literal fn is called by a defer statement.
 func Deferred(fn *ssa.Function) bool {
@@ -1712,7 +1709,7 @@ func tiedBy(v ssa.Value, depth int) ssa.Value {
 // afterFuncCtx returns x when call is context.AfterFunc(x, f), or nil.
 func afterFuncCtx(call *ssa.Call, f ssa.Value) ssa.Value {
 	args := call.Common().Args
-	if !isAfterFunc(Callee(call.Common())) || len(args) != 2 || args[1] != f {
+	if !IsAfterFunc(Callee(call.Common())) || len(args) != 2 || args[1] != f {
 		return nil
 	}
 	return args[0]
