@@ -5,12 +5,14 @@ import (
 	"fmt"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/report"
 	"github.com/deadlinelint/deadlinelint/internal/reqctx"
 	"github.com/deadlinelint/deadlinelint/internal/ruledoc"
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 const name = "ctxflow"
@@ -70,6 +72,13 @@ func run(pass *analysis.Pass) (any, error) {
 				// s.workers[id]): the work's own lifetime, which its Stop ends.
 				continue
 			}
+			if watchedBeside(res, info, s) {
+				// The callee is handed the request too — the follower's stream, the request's
+				// ctx — and waits on its end beside the long-lived ctx (Sync(s.life, stream)
+				// selecting on both): stopping with the server is its choice, and the client
+				// leaving ends it as well.
+				continue
+			}
 			if o, ok := longLived(info.Origins.Of(s.Ctx)); ok {
 				pos, end := res.CallRange(s.Instr)
 				spelled, _ := reqctx.Expr(pass, sc, pos)
@@ -111,4 +120,46 @@ func describe(o ctxorigin.Origin) string {
 		}
 	}
 	return s
+}
+
+// watchedBeside reports whether the sink s hands its callee, besides the ctx, the request
+// itself — the handler's stream, or a ctx of the request — as a parameter whose request's end
+// the callee waits on in its own body (ctxssa.Result.Watches).
+func watchedBeside(res *ctxssa.Result, info *ctxssa.Info, s ctxorigin.Sink) bool {
+	common := s.Instr.Common()
+	callee := ctxorigin.Callee(common)
+	if callee == nil || common.IsInvoke() {
+		return false
+	}
+	shift := 0 // a method called with its receiver among the arguments
+	if ctxorigin.ReceiverInArgs(common, callee) {
+		shift = 1
+	}
+	for k, a := range common.Args {
+		if a == s.Ctx || k < shift || !request(info, a) {
+			continue
+		}
+		if res.Watches(callee.Origin(), k-shift) {
+			return true
+		}
+	}
+	return false
+}
+
+// request reports whether v is the request: the handler's stream, or a ctx every origin of
+// which is the request's.
+func request(info *ctxssa.Info, v ssa.Value) bool {
+	if info.Origins.IsRequestStream(v) {
+		return true
+	}
+	if !typesutil.IsContext(v.Type()) {
+		return false
+	}
+	origins := info.Origins.Of(v)
+	for _, o := range origins {
+		if o.Kind != ctxorigin.Request {
+			return false
+		}
+	}
+	return len(origins) > 0
 }

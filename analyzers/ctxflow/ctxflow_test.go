@@ -14,5 +14,5 @@ func TestCtxFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, ctxflow.Analyzer, "ctxflow/basic", "ctxflow/evil", "ctxflow/crosspkg", "ctxflow/containers", "ctxflow/dialcache", "ctxflow/objects", "ctxflow/carries", "ctxflow/outofsight")
+	analysistest.Run(t, dir, ctxflow.Analyzer, "ctxflow/basic", "ctxflow/evil", "ctxflow/crosspkg", "ctxflow/containers", "ctxflow/dialcache", "ctxflow/objects", "ctxflow/carries", "ctxflow/outofsight", "ctxflow/watching/...")
 }

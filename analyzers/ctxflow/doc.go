@@ -42,5 +42,10 @@
 // values (logs with it, reads its trace), or, through an interface, when every value the
 // receiver may hold is in sight and does so: nothing there waits on the ctx. A callee that
 // never refers to its ctx (a stub) is still reported: what it means to do with one is not
-// known.
+// known. Nor is a call that hands its callee the request too — the handler's stream, or a ctx
+// of the request — when the callee, in its own body, waits on that request's end beside the
+// long-lived ctx (Sync(s.life, stream) selecting on <-ctx.Done() and
+// <-stream.Context().Done()): stopping with the server is its choice, and the client leaving
+// ends it as well. A callee that only reads the stream's metadata, or waits on it in a
+// goroutine it starts, does not.
 package ctxflow

@@ -116,6 +116,10 @@ func outlives(s Set) bool {
 
 // isRequestStream reports whether v is the server stream of a request scope, possibly
 // converted or captured by a closure.
+// IsRequestStream reports whether v is the server stream of a request scope: the handler's
+// stream parameter, as it is, converted, or captured by a literal.
+func (r *Resolver) IsRequestStream(v ssa.Value) bool { return r.isRequestStream(v) }
+
 func (r *Resolver) isRequestStream(v ssa.Value) bool {
 	switch v := v.(type) {
 	case *ssa.Parameter:

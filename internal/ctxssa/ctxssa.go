@@ -38,7 +38,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "build SSA, request scopes and ctx origins for deadlinelint's rules",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams), new(readsParams), new(startsCtx), new(dialsOnly), new(initsOnly), new(unusedParams), new(wrapsParams)},
+	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams), new(readsParams), new(startsCtx), new(dialsOnly), new(initsOnly), new(unusedParams), new(wrapsParams), new(watchesParams)},
 }
 
 // runsParams is the fact of a function or method that runs some of its func-typed
@@ -165,6 +165,7 @@ type Result struct {
 	deadOnce sync.Once
 	dead     []span                // blocks a constant condition keeps from running, in order (dead.go)
 	unused   map[*types.Func][]int // the package's functions' parameters they never refer to (unrun.go)
+	watches  map[*types.Func][]int // the package's functions' parameters whose request's end they wait on (watches.go)
 
 	ignoring map[types.Object]bool // this package's functions that ignore the ctx they take
 	starts   map[*types.Func]bool  // this package's functions that use their ctx only in goroutines they start
@@ -240,10 +241,12 @@ func run(pass *analysis.Pass) (any, error) {
 			exportReaders(pass)
 			exportStarts(pass)
 			exportUnused(pass)
+			exportWatches(pass)
 		}
 		return res, nil // rules ask no more of code the user does not own
 	}
 	res.unused = exportUnused(pass)
+	res.watches = exportWatches(pass)
 	res.external = make(map[*types.Package]bool)
 	for _, f := range pass.AllPackageFacts() {
 		if _, ok := f.Fact.(*externalPkg); ok {
