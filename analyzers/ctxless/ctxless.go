@@ -43,15 +43,24 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	info := res.SSA()
 	c := checker{pass: pass, res: res, advice: make(map[*types.Func]*advice)}
+	helpers := handedRequest(info)
 	for _, fn := range info.Funcs {
 		sc := info.Scopes.Of(fn)
+		check := c.check
 		if sc == nil {
-			continue
+			hsc, ok := helpers[fn]
+			if !ok || info.Scopes.TestSupport(fn) {
+				continue
+			}
+			sc = hsc
+			check = func(sc *scope.Scope, call ssa.CallInstruction) (analysis.Diagnostic, bool) {
+				return c.checkGiven(sc, fn, call)
+			}
 		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if call, ok := instr.(ssa.CallInstruction); ok {
-					if d, ok := c.check(sc, call); ok {
+					if d, ok := check(sc, call); ok {
 						rep.Report(d)
 					}
 				}

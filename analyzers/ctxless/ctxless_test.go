@@ -21,7 +21,7 @@ func testdata(t *testing.T) string {
 }
 
 func TestCtxLess(t *testing.T) {
-	analysistest.Run(t, testdata(t), ctxless.Analyzer, "ctxless/sqlsvc", "ctxless/netsvc", "ctxless/evil", "ctxless/sleeps", "ctxless/logging", "ctxless/switchedoff", "ctxless/concretetwin")
+	analysistest.Run(t, testdata(t), ctxless.Analyzer, "ctxless/sqlsvc", "ctxless/netsvc", "ctxless/evil", "ctxless/sleeps", "ctxless/logging", "ctxless/switchedoff", "ctxless/concretetwin", "ctxless/given/...")
 }
 
 func TestSuggestedFixes(t *testing.T) {

@@ -47,4 +47,13 @@
 // what runs only once its ctx is done or on the way out of a failure, and one-time
 // initialisation of state every later request shares (a statement prepared in the server's
 // sync.Once or on the first use of its field), which one cancelled request must not break.
+//
+// One call down too: a function of the package that a request scope hands the request's ctx,
+// as its one named ctx parameter (directly, or through such helpers handing it on), is
+// reported where it makes the request's I/O without it (db.QueryRow in s.repo.balance(ctx,
+// id)), once however many handlers reach it, with a fix passing the parameter. There only I/O
+// counts (database/sql, HTTP requests, DNS lookups, MContext twins), not a sleep, a dial or a
+// process, which helpers make on purpose; nor a helper given a ctx only by start-up code or
+// workers, one whose ctx is _ or that has two, the ctx-taking variant written as a call of its
+// twin, or a helper of another package, whose callers' packages cannot report a line of it.
 package ctxless
