@@ -127,7 +127,10 @@
 // telemetry.StartLinked(ctx) returning a span on context.Background()) is reported at the
 // handler's call of the helper, with the work it reaches as related positions. Code of the
 // standard library and of dependency modules is not followed unless -ctxbackground.external is
-// set; -ctxbackground.transitive=false turns the following off.
+// set; -ctxbackground.transitive=false turns the following off. A call of a method whose
+// ctx-taking variant exists (s.kv.Get(key) beside GetContext), made in a helper of the package
+// a request scope hands its ctx, is ctxless's finding there, and the root the method makes
+// behind it is that one decision: not reported again at the scope's call of the helper.
 //
 // Constructors, main, Close and background workers are not request scopes and are not
 // reported. Work that must outlive the request should use context.WithoutCancel(ctx) with its

@@ -468,6 +468,9 @@ func (d *dropper) callbackDrop(common *ssa.CallCommon) (string, *drop) {
 // service's own client adapters aside: one implementation that passes the ctx on means the
 // handler's call may well keep its deadline.
 func (d *dropper) calleeDrop(call ssa.CallInstruction) (string, *drop) {
+	if d.res.TwinLeft(call) {
+		return "", nil // in a helper handed the request's ctx, a ctx-less call of a method with a ctx-taking variant: ctxless's, at that call (one decision, one rule)
+	}
 	common := call.Common()
 	// The arguments as the callee's parameters, receiver first: a static call's (a wrapper's
 	// do not index them), or an interface call's after its receiver, which is no constant —

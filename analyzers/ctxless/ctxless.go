@@ -43,7 +43,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	info := res.SSA()
 	c := checker{pass: pass, res: res, advice: make(map[*types.Func]*advice)}
-	helpers := handedRequest(info)
+	helpers := res.HandedRequest()
 	for _, fn := range info.Funcs {
 		sc := info.Scopes.Of(fn)
 		check := c.check
@@ -85,27 +85,10 @@ func (c *checker) check(sc *scope.Scope, call ssa.CallInstruction) (analysis.Dia
 		return analysis.Diagnostic{}, false
 	}
 	adv := c.adviceFor(callee)
-	if adv == nil || !forRequest(call) || ctxAddedLater(call, callee) || adv.inLoops && !inUncheckedLoop(call) {
+	if adv == nil || !ctxorigin.ForRequest(call) || ctxAddedLater(call, callee) || adv.inLoops && !inUncheckedLoop(call) {
 		return analysis.Diagnostic{}, false
 	}
 	return c.diagnostic(sc, call, callee, adv), true
-}
-
-// forRequest reports whether call, in a request scope, is work done for the request, which the
-// request's ctx should bound: not cleanup as the scope returns (a deferred call, or one in a
-// deferred literal: a lock released with db.Exec must be released when the ctx is done too),
-// nor what runs only once the ctx is done or on the way out of a failure, nor one-time
-// initialisation of state every later request shares (a statement prepared in the server's
-// sync.Once, or on the first use of its state). The request's ctx there would let one cancelled
-// request leave a lock held, or break what every other request relies on; what such work
-// needs is a bound of its own, which is not this rule's to say.
-func forRequest(call ssa.CallInstruction) bool {
-	if _, ok := call.(*ssa.Defer); ok {
-		return false
-	}
-	fn := call.Parent()
-	return !ctxorigin.InDeferred(fn) && !ctxorigin.InSharedOnce(fn) && !ctxorigin.FirstUseOfServer(call) &&
-		!ctxorigin.AfterDone(call) && !ctxorigin.AfterFailure(call)
 }
 
 // adviceFor returns (once per callee) the advice for calls to fn, or nil when fn is fine.
@@ -115,7 +98,7 @@ func (c *checker) adviceFor(fn *types.Func) *advice {
 	}
 	adv := lookupKnown(fn)
 	if adv == nil {
-		if twin, exact := genericTwin(fn, c.twinNoWork); twin != nil {
+		if twin, exact := c.res.Twin(fn); twin != nil {
 			a := twinOf(twin.Name(), "", twin.Name(), "")
 			if !exact {
 				a.edit = nil // its callback takes a ctx too: no mechanical rewrite
@@ -125,14 +108,6 @@ func (c *checker) adviceFor(fn *types.Func) *advice {
 	}
 	c.advice[fn] = adv
 	return adv
-}
-
-// twinNoWork reports whether twin, the ctx-taking variant of a method, does no work with its
-// ctx: an interface's method every implementation of which only reads values from it
-// (InterfaceNoWork), or a method that refers to its ctx only to carry values (a lookup that logs
-// its miss with the caller's trace).
-func (c *checker) twinNoWork(twin *types.Func) bool {
-	return c.res.InterfaceNoWork(twin) || c.res.FuncCarriesOnly(twin)
 }
 
 // ctxAddedLater reports whether call is http.NewRequest whose request is given a ctx with

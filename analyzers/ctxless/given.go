@@ -8,7 +8,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
-	"github.com/deadlinelint/deadlinelint/internal/ctxssa"
 	"github.com/deadlinelint/deadlinelint/internal/report"
 	"github.com/deadlinelint/deadlinelint/internal/reqctx"
 	"github.com/deadlinelint/deadlinelint/internal/scope"
@@ -28,95 +27,23 @@ import (
 // outlive the ctx it is given: CommandContext would kill it); nor what is not the request's
 // work (deferred, on the way out of a failure, one-time initialisation: forRequest).
 
-// handedRequest returns the functions of the package, not request scopes, that a request scope
-// hands the request's ctx (or one derived from it) as their one ctx parameter, directly or
-// through such helpers handing it on; for each, the scope that first does.
-func handedRequest(info *ctxssa.Info) map[*ssa.Function]*scope.Scope {
-	out := make(map[*ssa.Function]*scope.Scope)
-	var queue []*ssa.Function
-	visit := func(from *ssa.Function, sc *scope.Scope, handed func(*ssa.Call) bool) {
-		for _, b := range from.Blocks {
-			for _, instr := range b.Instrs {
-				call, ok := instr.(*ssa.Call)
-				if !ok || !handed(call) {
-					continue
-				}
-				fn := call.Common().StaticCallee()
-				if fn == nil || fn.Pkg != info.Pkg || fn.Blocks == nil || info.Scopes.Of(fn) != nil || givenCtx(fn) == nil {
-					continue
-				}
-				if _, seen := out[fn]; !seen {
-					out[fn] = sc
-					queue = append(queue, fn)
-				}
-			}
-		}
-	}
-	for _, fn := range info.Funcs {
-		if sc := info.Scopes.Of(fn); sc != nil {
-			visit(fn, sc, func(call *ssa.Call) bool { return forRequest(call) && requestCtx(info.Origins, call) })
-		}
-	}
-	for len(queue) > 0 {
-		fn := queue[0]
-		queue = queue[1:]
-		param := givenCtx(fn)
-		visit(fn, out[fn], func(call *ssa.Call) bool { return forRequest(call) && handsDown(info.Origins, call, param) })
-	}
-	return out
-}
-
-// requestCtx reports whether call is given, as its ctx, the request's ctx or one derived from
-// it, on every path.
-func requestCtx(origins *ctxorigin.Resolver, call *ssa.Call) bool {
-	set := origins.Of(ctxArg(call.Common()))
-	for _, o := range set {
-		if o.Kind != ctxorigin.Request {
-			return false
-		}
-	}
-	return len(set) > 0
-}
-
-// handsDown reports whether call is given, as its ctx, the parameter param (or a ctx derived
-// from it) on every path.
-func handsDown(origins *ctxorigin.Resolver, call *ssa.Call, param *ssa.Parameter) bool {
-	set := origins.Of(ctxArg(call.Common()))
-	for _, o := range set {
-		if o.Kind != ctxorigin.Param || o.Param != param {
-			return false
-		}
-	}
-	return len(set) > 0
-}
-
-// ctxArg returns the ctx argument of a call, or nil.
-func ctxArg(common *ssa.CallCommon) ssa.Value {
-	for _, a := range common.Args {
-		if typesutil.IsContext(a.Type()) {
-			return a
-		}
-	}
-	return nil
-}
-
 // checkGiven returns the finding for call, made in fn — a helper a request scope, sc, hands
 // the request's ctx as the parameter fn names — if call does the request's I/O without it
 // although a ctx-taking variant exists.
 func (c *checker) checkGiven(sc *scope.Scope, fn *ssa.Function, call ssa.CallInstruction) (analysis.Diagnostic, bool) {
-	param := givenCtx(fn)
+	param := ctxorigin.GivenCtx(fn)
 	if param == nil {
 		return analysis.Diagnostic{}, false
 	}
 	callee := ctxorigin.Callee(call.Common())
-	if callee == nil || !callersIO(callee) || variantOf(fn, callee) {
+	if callee == nil || !callersIO(callee) || ctxorigin.IsVariantOf(fn, callee) {
 		return analysis.Diagnostic{}, false
 	}
 	if _, ok := call.(*ssa.Go); ok {
 		return analysis.Diagnostic{}, false // a goroutine of its own, which may outlive the ctx it was given
 	}
 	adv := c.adviceFor(callee)
-	if adv == nil || adv.inLoops || !forRequest(call) || ctxAddedLater(call, callee) {
+	if adv == nil || adv.inLoops || !ctxorigin.ForRequest(call) || ctxAddedLater(call, callee) {
 		return analysis.Diagnostic{}, false
 	}
 	pos, end := c.callRange(call)
@@ -133,29 +60,6 @@ func (c *checker) checkGiven(sc *scope.Scope, fn *ssa.Function, call ssa.CallIns
 		}
 	}
 	return d, true
-}
-
-// givenCtx returns the one ctx parameter of the declared function fn (or of the function
-// declaring the literal fn, when the literal does not shadow it), when it has a name: a
-// function given a ctx. Nil for none, several, or a blank or unnamed one (a ctx its author
-// chose not to use).
-func givenCtx(fn *ssa.Function) *ssa.Parameter {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	var out *ssa.Parameter
-	for _, p := range fn.Params {
-		if typesutil.IsContext(p.Type()) {
-			if out != nil {
-				return nil
-			}
-			out = p
-		}
-	}
-	if out == nil || out.Name() == "_" || out.Object() == nil || out.Object().Name() == "" || out.Object().Name() == "_" {
-		return nil
-	}
-	return out
 }
 
 // funcLabel names fn, or the function declaring the literal fn, for a message.
@@ -183,19 +87,4 @@ func callersIO(fn *types.Func) bool {
 		return false
 	}
 	return true
-}
-
-// variantOf reports whether fn is the ctx-taking variant of callee — a NextContext(ctx)
-// written as a call of Next() — whose body the ctx-less one is, not a call that loses the ctx.
-func variantOf(fn *ssa.Function, callee *types.Func) bool {
-	obj, _ := fn.Object().(*types.Func)
-	if obj == nil || obj.Name() != callee.Name()+"Context" || obj.Pkg() != callee.Pkg() {
-		return false
-	}
-	r1, r2 := obj.Signature().Recv(), callee.Signature().Recv()
-	if r1 == nil || r2 == nil {
-		return r1 == nil && r2 == nil
-	}
-	n1, n2 := typesutil.Named(r1.Type()), typesutil.Named(r2.Type())
-	return n1 != nil && n2 != nil && n1.Obj() == n2.Obj()
 }

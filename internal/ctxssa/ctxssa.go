@@ -162,10 +162,12 @@ type Result struct {
 	callsOnce sync.Once
 	calls     map[token.Pos]*ast.CallExpr
 
-	deadOnce sync.Once
-	dead     []span                // blocks a constant condition keeps from running, in order (dead.go)
-	unused   map[*types.Func][]int // the package's functions' parameters they never refer to (unrun.go)
-	watches  map[*types.Func][]int // the package's functions' parameters whose request's end they wait on (watches.go)
+	deadOnce   sync.Once
+	dead       []span                // blocks a constant condition keeps from running, in order (dead.go)
+	unused     map[*types.Func][]int // the package's functions' parameters they never refer to (unrun.go)
+	watches    map[*types.Func][]int // the package's functions' parameters whose request's end they wait on (watches.go)
+	handedOnce sync.Once
+	handed     map[*ssa.Function]*scope.Scope // the helpers request scopes hand the request's ctx (handed.go)
 
 	ignoring map[types.Object]bool // this package's functions that ignore the ctx they take
 	starts   map[*types.Func]bool  // this package's functions that use their ctx only in goroutines they start

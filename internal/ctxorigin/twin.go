@@ -1,16 +1,17 @@
-package ctxless
+package ctxorigin
 
 import (
 	"go/types"
 
-	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 // twinSuffix is the conventional suffix of the ctx-taking variant of a method.
 const twinSuffix = "Context"
 
-// genericTwin returns the method MContext of m's receiver type when m is a method M that takes
+// Twin returns the method MContext of m's receiver type when m is a method M that takes
 // no ctx and MContext takes a context.Context followed by M's parameters and returns M's
 // results — database/sql's Query and QueryContext, a Dialer's Dial and DialContext, or a
 // user's Get and GetContext. A callback parameter may take a ctx first in MContext where it
@@ -22,7 +23,7 @@ const twinSuffix = "Context"
 // call has no deadline to lose. Nor has one whose MContext returns nothing (glog's
 // Verbose.Info and InfoContext, out of sight): it cannot tell its caller that the ctx cut it
 // short, so the ctx is there for its values (a log line's trace), not to end work anyone waits on.
-func genericTwin(m *types.Func, noWork func(*types.Func) bool) (twin *types.Func, exact bool) {
+func Twin(m *types.Func, noWork func(*types.Func) bool) (twin *types.Func, exact bool) {
 	sig := m.Signature()
 	recv := sig.Recv()
 	if recv == nil || typesutil.CtxParamIndex(sig) >= 0 {
@@ -30,7 +31,7 @@ func genericTwin(m *types.Func, noWork func(*types.Func) bool) (twin *types.Func
 	}
 	obj, _, _ := types.LookupFieldOrMethod(recv.Type(), true, m.Pkg(), m.Name()+twinSuffix)
 	twin, ok := obj.(*types.Func)
-	if !ok || twin.Signature().Results().Len() == 0 || ctxorigin.IsReader(twin) || noWork(twin) {
+	if !ok || twin.Signature().Results().Len() == 0 || IsReader(twin) || noWork(twin) {
 		return nil, false
 	}
 	ok, exact = isTwinSignature(sig, twin.Signature())
@@ -82,4 +83,19 @@ func addsError(res, twin *types.Tuple) bool {
 		}
 	}
 	return true
+}
+
+// IsVariantOf reports whether fn is the ctx-taking variant of callee — a NextContext(ctx)
+// written as a call of Next() — whose body the ctx-less one is, not a call that loses the ctx.
+func IsVariantOf(fn *ssa.Function, callee *types.Func) bool {
+	obj, _ := fn.Object().(*types.Func)
+	if obj == nil || obj.Name() != callee.Name()+"Context" || obj.Pkg() != callee.Pkg() {
+		return false
+	}
+	r1, r2 := obj.Signature().Recv(), callee.Signature().Recv()
+	if r1 == nil || r2 == nil {
+		return r1 == nil && r2 == nil
+	}
+	n1, n2 := typesutil.Named(r1.Type()), typesutil.Named(r2.Type())
+	return n1 != nil && n2 != nil && n1.Obj() == n2.Obj()
 }
