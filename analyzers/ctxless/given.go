@@ -25,7 +25,7 @@ import (
 // offers. Not a sleep (on real code, a short pause whose next turn fails on the ctx), a dial (a
 // connection kept for later requests) or a process (exec.Command, which a helper may start to
 // outlive the ctx it is given: CommandContext would kill it); nor what is not the request's
-// work (deferred, on the way out of a failure, one-time initialisation: forRequest).
+// work (deferred, on the way out of a failure, one-time initialisation: ctxorigin.ForRequest).
 
 // checkGiven returns the finding for call, made in fn — a helper a request scope, sc, hands
 // the request's ctx as the parameter fn names — if call does the request's I/O without it
