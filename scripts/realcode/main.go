@@ -104,6 +104,7 @@ func readModules(file string) ([]module, error) {
 		return nil, err
 	}
 	var out []module
+	seen := make(map[string]int) // module path → line
 	for _, l := range lines {
 		if len(l.cols) < 3 {
 			return nil, fmt.Errorf("%s:%d: want module@version, set, patterns", file, l.n)
@@ -112,6 +113,11 @@ func readModules(file string) ([]module, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s:%d: %q has no version", file, l.n, l.cols[0])
 		}
+		if n, dup := seen[path]; dup {
+			// Listed twice, it would be run twice and counted twice in the module count.
+			return nil, fmt.Errorf("%s:%d: %s is listed already, at line %d", file, l.n, path, n)
+		}
+		seen[path] = l.n
 		out = append(out, module{
 			key:      l.cols[0],
 			name:     strings.NewReplacer("/", "_", ".", "_").Replace(path),

@@ -82,6 +82,26 @@ func TestReadVerdicts(t *testing.T) {
 	}
 }
 
+// TestReadModules checks that a module listed twice is refused: the list once held two modules
+// twice, run twice and counted in the number of modules measured.
+func TestReadModules(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "m.tsv")
+	write := func(body string) {
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("# modules\na.example/m@v1.0.0\tci\t./...\nb.example/n@v2.0.0\tfull\t./x/...\n")
+	mods, err := readModules(p)
+	if err != nil || len(mods) != 2 || mods[1].patterns[0] != "./x/..." {
+		t.Fatalf("readModules: %v, %+v", err, mods)
+	}
+	write("a.example/m@v1.0.0\tci\t./...\na.example/m@v1.1.0\tfull\t./...\n")
+	if _, err := readModules(p); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("a module listed twice: err = %v", err)
+	}
+}
+
 // TestNotAnalysed checks that a module the go command could not provide counts every package
 // it blocked: the harness once printed "0 packages not analysed" for a module of which 28
 // packages were not.
