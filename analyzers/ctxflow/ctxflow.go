@@ -152,14 +152,5 @@ func request(info *ctxssa.Info, v ssa.Value) bool {
 	if info.Origins.IsRequestStream(v) {
 		return true
 	}
-	if !typesutil.IsContext(v.Type()) {
-		return false
-	}
-	origins := info.Origins.Of(v)
-	for _, o := range origins {
-		if o.Kind != ctxorigin.Request {
-			return false
-		}
-	}
-	return len(origins) > 0
+	return typesutil.IsContext(v.Type()) && info.Origins.Of(v).Only(ctxorigin.Request)
 }

@@ -42,7 +42,7 @@ func (r *Resolver) callResult(call *ssa.Call, idx int) Set {
 // deriver of its ctx argument we cannot see into (where from, not what it adds), or unknown
 // when it takes no ctx.
 func (r *Resolver) unseen(common *ssa.CallCommon) Set {
-	if arg := ctxArg(common); arg != nil {
+	if arg := CtxArg(common); arg != nil {
 		return opaque(r.of(arg))
 	}
 	return unknown
@@ -199,7 +199,7 @@ func (r *Resolver) known(k *api, call *ssa.Call, idx int) Set {
 	case detaches:
 		return Set{{Kind: Detached, Call: call, Pos: call.Pos()}}
 	}
-	arg := ctxArg(call.Common())
+	arg := CtxArg(call.Common())
 	if arg == nil {
 		return unknown
 	}

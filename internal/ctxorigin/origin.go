@@ -148,6 +148,17 @@ func (s Set) Has(k Kind) bool {
 	return false
 }
 
+// Only reports whether s holds at least one origin and every one is of kind k: a ctx that is
+// the request's (Request) on every path.
+func (s Set) Only(k Kind) bool {
+	for _, o := range s {
+		if o.Kind != k {
+			return false
+		}
+	}
+	return len(s) > 0
+}
+
 // Known reports whether s holds at least one origin that is not Unknown.
 func (s Set) Known() bool {
 	for _, o := range s {

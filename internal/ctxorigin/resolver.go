@@ -628,8 +628,8 @@ func (r *Resolver) freeVarBase(fv *ssa.FreeVar, seen map[*ssa.Alloc]bool) (Base,
 	return base, nil, false
 }
 
-// ctxArg returns the first argument of common whose type is context.Context, or nil.
-func ctxArg(common *ssa.CallCommon) ssa.Value {
+// CtxArg returns the first argument of common whose type is context.Context, or nil.
+func CtxArg(common *ssa.CallCommon) ssa.Value {
 	for _, a := range common.Args {
 		if typesutil.IsContext(a.Type()) {
 			return a

@@ -28,7 +28,7 @@ func Sinks(fn *ssa.Function) []Sink {
 				continue
 			}
 			common := call.Common()
-			arg := ctxArg(common)
+			arg := CtxArg(common)
 			if arg == nil || typesutil.ReturnsContext(common.Signature()) {
 				continue
 			}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/deadlinelint/deadlinelint/internal/ctxorigin"
 	"github.com/deadlinelint/deadlinelint/internal/scope"
-	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 // Twin returns the ctx-taking variant of the ctx-less method m (ctxorigin.Twin), unless that
@@ -88,33 +87,17 @@ func handedRequest(info *Info) map[*ssa.Function]*scope.Scope {
 // requestCtx reports whether call is given, as its ctx, the request's ctx or one derived from
 // it, on every path.
 func requestCtx(origins *ctxorigin.Resolver, call *ssa.Call) bool {
-	set := origins.Of(ctxArg(call.Common()))
-	for _, o := range set {
-		if o.Kind != ctxorigin.Request {
-			return false
-		}
-	}
-	return len(set) > 0
+	return origins.Of(ctxorigin.CtxArg(call.Common())).Only(ctxorigin.Request)
 }
 
 // handsDown reports whether call is given, as its ctx, the parameter param (or a ctx derived
 // from it) on every path.
 func handsDown(origins *ctxorigin.Resolver, call *ssa.Call, param *ssa.Parameter) bool {
-	set := origins.Of(ctxArg(call.Common()))
+	set := origins.Of(ctxorigin.CtxArg(call.Common()))
 	for _, o := range set {
 		if o.Kind != ctxorigin.Param || o.Param != param {
 			return false
 		}
 	}
 	return len(set) > 0
-}
-
-// ctxArg returns the ctx argument of a call, or nil.
-func ctxArg(common *ssa.CallCommon) ssa.Value {
-	for _, a := range common.Args {
-		if typesutil.IsContext(a.Type()) {
-			return a
-		}
-	}
-	return nil
 }
