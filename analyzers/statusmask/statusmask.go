@@ -504,17 +504,11 @@ func (c *checker) givenRequestCtx(call *ssa.Call) bool {
 	if ctx == nil {
 		return false
 	}
-	origins := c.info.Origins.Of(ctx)
-	if len(origins) == 0 {
+	// A ctx with a deadline of its own on the way (WithTimeout(ctx, d)) still carries the
+	// request's when that is the earlier: its expiry may be the request's. The fix checks the
+	// request's ctx, so the dependency's own time-out keeps the code it is given.
+	if !c.info.Origins.Of(ctx).Only(ctxorigin.Request) {
 		return false
-	}
-	for _, o := range origins {
-		// A ctx with a deadline of its own on the way (WithTimeout(ctx, d)) still carries the
-		// request's when that is the earlier: its expiry may be the request's. The fix checks
-		// the request's ctx, so the dependency's own time-out keeps the code it is given.
-		if o.Kind != ctxorigin.Request {
-			return false
-		}
 	}
 	fn := ctxorigin.Callee(common)
 	return fn == nil || !c.res.CallIgnoresCtx(common) && !ctxorigin.IsReader(fn)
