@@ -28,7 +28,7 @@ func TestMissingDeadline(t *testing.T) {
 		"missingdeadline/chain/client", "missingdeadline/chain/service", "missingdeadline/chain/cmd",
 		"missingdeadline/interceptor", "missingdeadline/dialer/...", "missingdeadline/streams", "missingdeadline/handler", "missingdeadline/testfiles", "missingdeadline/evil",
 		"missingdeadline/factory", "missingdeadline/retryopt", "missingdeadline/iface", "missingdeadline/dynamic",
-		"missingdeadline/wrapped/client", "missingdeadline/wrapped/app", "missingdeadline/connectimpl/...", "missingdeadline/suite", "missingdeadline/attempt", "missingdeadline/attemptlib", "missingdeadline/attemptapp", "missingdeadline/sealed/...", "missingdeadline/fallback", "missingdeadline/dryrunlib", "missingdeadline/dryrunapp", "missingdeadline/tied", "missingdeadline/periodic",
+		"missingdeadline/wrapped/client", "missingdeadline/wrapped/app", "missingdeadline/connectimpl/...", "missingdeadline/suite", "missingdeadline/attempt", "missingdeadline/attemptlib", "missingdeadline/attemptapp", "missingdeadline/sealed/...", "missingdeadline/fallback", "missingdeadline/dryrunlib", "missingdeadline/dryrunapp", "missingdeadline/tied", "missingdeadline/periodic", "missingdeadline/closurecall",
 	)
 }
 

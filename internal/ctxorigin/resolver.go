@@ -3,6 +3,7 @@ package ctxorigin
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"sync"
 
 	"golang.org/x/tools/go/ssa"
@@ -268,6 +269,12 @@ func (r *Resolver) capturedLoad(fv *ssa.FreeVar, pos token.Pos) Set {
 		}
 		switch b := mc.Bindings[idx].(type) {
 		case *ssa.Alloc:
+			if calls := onlyCalled(mc); calls != nil {
+				for _, call := range calls {
+					sets = append(sets, r.storedAt(b, call, false))
+				}
+				continue
+			}
 			sets = append(sets, r.storedAt(b, mc, true))
 		case *ssa.FreeVar:
 			sets = append(sets, r.capturedLoad(b, pos))
@@ -279,6 +286,22 @@ func (r *Resolver) capturedLoad(fv *ssa.FreeVar, pos token.Pos) Set {
 		return s
 	}
 	return unknown
+}
+
+// onlyCalled returns the calls of the closure mc when calling it is all its function does with
+// it (getState := func() { … }; getState()): never stored, passed on, deferred or started with
+// go, the literal runs at those calls and nowhere else, so a variable it captures holds there
+// what was stored before them, not what the function stores after its last call. Nil otherwise.
+func onlyCalled(mc *ssa.MakeClosure) []*ssa.Call {
+	var calls []*ssa.Call
+	for _, ref := range *mc.Referrers() {
+		call, ok := ref.(*ssa.Call)
+		if !ok || call.Call.Value != mc || slices.Contains(call.Call.Args, ssa.Value(mc)) {
+			return nil
+		}
+		calls = append(calls, call)
+	}
+	return calls
 }
 
 // storedAt returns the origins of the values of the local variable alloc that instruction at
