@@ -326,6 +326,35 @@ func TestFixIsIdempotent(t *testing.T) {
 	deadlinelint(t, dir, "-test=false", "./consumer").wantCode(t, 0)
 }
 
+// TestDiffRemainingRelative checks that the findings -diff cannot show, written to stderr, name
+// their files as the text format does: relative to the directory the command ran in.
+func TestDiffRemainingRelative(t *testing.T) {
+	t.Parallel()
+	dir := fixture(t)
+	src := `package consumer
+
+import "context"
+
+// Relay hands its message to a helper that drops the deadline: no mechanical fix.
+//
+//deadlinelint:scope
+func Relay(ctx context.Context, msg string) error { return forward(msg) }
+
+func forward(msg string) error { return store(context.Background(), msg) }
+`
+	if err := os.WriteFile(filepath.Join(dir, "consumer", "unfixable.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := deadlinelint(t, filepath.Join(dir, "consumer"), "-test=false", "-diff", ".")
+	d.wantCode(t, 1)
+	if !strings.Contains(d.stdout, "+\treturn store(ctx, msg)\n") {
+		t.Errorf("-diff output:\n%s", d.stdout)
+	}
+	if !strings.HasPrefix(d.stderr, "unfixable.go:8:") || strings.Contains(d.stderr, "consumer/unfixable.go") {
+		t.Errorf("-diff stderr, want the unfixable finding at unfixable.go:8, relative to the directory run in:\n%s", d.stderr)
+	}
+}
+
 func readFile(t *testing.T, name string) string {
 	t.Helper()
 	data, err := os.ReadFile(name)

@@ -57,8 +57,9 @@ func (c *Command) applyFixes(cfg *config, res *result) ([]output.Finding, error)
 			}
 			return nil
 		})
-		// Findings the diff does not show stay visible, and still count.
-		for _, f := range remaining {
+		// Findings the diff does not show stay visible, and still count: as the text format
+		// writes them, relative to the directory the command ran in.
+		for _, f := range relativeTo(res.root, res.dir, remaining) {
 			fmt.Fprintf(c.Stderr, "%s: %s (%s)\n", f.Pos, f.Message, f.Rule)
 		}
 		return res.findings, err
