@@ -5,8 +5,8 @@
 #   scripts/gettool-check.sh
 #
 # In a scratch module on an older gRPC (v1.77) and protobuf and an older go line (go 1.24.0,
-# the first release with the tool directive), `go get -tool` of the linter — replaced by this
-# checkout — may add requirements (the linter and what it needs: golang.org/x/tools, x/mod,
+# the first release with the tool directive), adding the linter as a tool as the README says
+# (`go mod edit -tool`, then `go mod tidy`) — replaced by this checkout — may add requirements (the linter and what it needs: golang.org/x/tools, x/mod,
 # x/sync) but must change no requirement the module had, nor its go or toolchain line. Then
 # `go tool deadlinelint` must run on the module.
 #
@@ -52,15 +52,17 @@ go mod tidy
 go mod edit -json >before.json
 
 link() { go mod edit -replace "github.com/deadlinelint/deadlinelint=$root" -require "github.com/deadlinelint/deadlinelint@v0.0.0-00010101000000-000000000000"; }
-# The linter's module is on no proxy: go get would ask the proxy for it (and for
-# .../cmd/deadlinelint as a module path) and stop at its refusal. A copy of the scratch module
-# resolves everything first, through the proxy, with go mod tidy; the real step then runs from
-# the module cache alone.
-mkdir warm && cp go.mod go.sum main.go warm/
-(cd warm && link && go mod edit -tool github.com/deadlinelint/deadlinelint/cmd/deadlinelint && go mod tidy >/dev/null 2>&1)
+# The README's route for a module not yet published: go get -tool would ask the proxy for it
+# (and for .../cmd/deadlinelint as a module path) and stop at its refusal, so the tool line is
+# written with go mod edit and go mod tidy resolves the rest.
 link
-GOPROXY=off go get -tool github.com/deadlinelint/deadlinelint/cmd/deadlinelint 2>get.err || {
-	echo "gettool-check: go get -tool failed:" >&2
+{ go mod edit -tool github.com/deadlinelint/deadlinelint/cmd/deadlinelint && go mod tidy; } 2>get.err || {
+	echo "gettool-check: go mod edit -tool && go mod tidy failed:" >&2
+	cat get.err >&2
+	exit 1
+}
+go tool deadlinelint -version >/dev/null 2>get.err || {
+	echo "gettool-check: go tool deadlinelint failed:" >&2
 	cat get.err >&2
 	exit 1
 }

@@ -114,9 +114,9 @@ func (r result) wantCode(t *testing.T, code int) {
 var (
 	// textLine is a finding in standalone text output.
 	textLine = regexp.MustCompile(`^(\S+\.go:\d+:\d+: .*) \((\w+)\)$`)
-	// vetLine is a finding in go vet's output; related positions are
-	// printed as extra lines whose message starts with a tab.
-	vetLine = regexp.MustCompile(`^(?:\./)?(\S+\.go:\d+:\d+: [^\t].*)$`)
+	// vetLine is a finding in go vet's output, ending in its rule's name as the standalone
+	// command's do; related positions are printed as extra lines whose message starts with a tab.
+	vetLine = regexp.MustCompile(`^(?:\./)?(\S+\.go:\d+:\d+: [^\t].*) \((\w+)\)$`)
 )
 
 // findings extracts file:line:col: message lines from output.

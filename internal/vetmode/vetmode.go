@@ -77,7 +77,9 @@ func Main(analyzers []*analysis.Analyzer) {
 		os.Exit(0)
 	}
 	if v, _ := flagValue(args, EndsFlag); v == "true" {
-		analyzers = WithEnds(analyzers)
+		analyzers = WithEnds(analyzers) // the standalone command, which names the rules itself
+	} else {
+		analyzers = WithRuleNames(analyzers)
 	}
 	unitchecker.Main(analyzers...)
 }
@@ -225,6 +227,30 @@ func writeEmpty(cfg map[string]any, keys ...string) error {
 		}
 	}
 	return nil
+}
+
+// WithRuleNames returns the analyzers with their diagnostics' messages ending in the rule's
+// name, as the standalone command's text output writes them ("…; pass ctx (ctxbackground)"):
+// go vet's text output names no analyzer, and a //deadlinelint:ignore needs the rule. (go vet
+// asks its tool for JSON and writes the text itself, so its -json output, keyed by analyzer,
+// carries the name in the message too.)
+func WithRuleNames(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, len(analyzers))
+	for i, a := range analyzers {
+		w := *a
+		run := a.Run
+		w.Run = func(pass *analysis.Pass) (any, error) {
+			report := pass.Report
+			p := *pass
+			p.Report = func(d analysis.Diagnostic) {
+				d.Message += " (" + a.Name + ")"
+				report(d)
+			}
+			return run(&p)
+		}
+		out[i] = &w
+	}
+	return out
 }
 
 // endMark separates a message from the end position WithEnds appends to it.
