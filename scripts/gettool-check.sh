@@ -6,9 +6,10 @@
 #
 # In a scratch module on an older gRPC (v1.77) and protobuf and an older go line (go 1.24.0,
 # the first release with the tool directive), adding the linter as a tool as the README says
-# (`go mod edit -tool`, then `go mod tidy`) — replaced by this checkout — may add requirements (the linter and what it needs: golang.org/x/tools, x/mod,
-# x/sync) but must change no requirement the module had, nor its go or toolchain line. Then
-# `go tool deadlinelint` must run on the module.
+# (`go mod edit -tool`, then `go mod tidy`) — replaced by this checkout — may add requirements
+# (the linter and what it needs: golang.org/x/tools, x/mod, x/sync) but must change no
+# requirement the module had, nor its go or toolchain line. Then `go tool deadlinelint` must
+# run on the module.
 #
 # The floor: the linter needs golang.org/x/tools v0.38.0 (the oldest that speaks the vet
 # protocol of Go 1.26 and reads Go 1.26 code), whose own requirements (x/net v0.46.0, x/sys
