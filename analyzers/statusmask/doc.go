@@ -23,7 +23,10 @@
 // call on the way to the translation (a ctx.Err() on another way — a watch loop's return after
 // it, or on a goroutine the handler starts — tells nothing of this error), and no function of
 // the module that takes the error and returns an error or a code (a
-// mapping helper, trusted). A branch where the error's text holds words a deadline's text lacks
+// mapping helper, trusted) — but a function of the package that gives the error a constant code
+// itself, with nothing in it telling a deadline apart (func toStatus(err error) error whose
+// default case is status.Errorf(codes.Internal, …, err)), is reported there, at its
+// translation, once however many scopes hand it such an error. A branch where the error's text holds words a deadline's text lacks
 // (strings.Contains(err.Error(), "NotFound"), HasPrefix, HasSuffix, EqualFold, ==) translates
 // that error, not a deadline; so does one where its text was found to hold neither a deadline's
 // nor a cancellation's words (past Contains(…, "deadline") || Contains(…, "canceled")); nor is

@@ -57,6 +57,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	info := res.SSA()
 	c := &checker{pass: pass, res: res, info: info}
+	helpers := make(map[*ssa.Function]map[*ssa.Parameter]handed) // helper.go
+	var order []*ssa.Function
 	for _, fn := range info.Funcs {
 		sc := info.Scopes.Of(fn)
 		if sc == nil {
@@ -64,12 +66,29 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if call, ok := instr.(*ssa.Call); ok {
-					if d, ok := c.check(sc, call); ok {
-						rep.Report(d)
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				if d, ok := c.check(sc, call); ok {
+					rep.Report(d)
+				}
+				helper, params := c.helperErrors(call, sc.Name())
+				for p, h := range params {
+					if helpers[helper] == nil {
+						helpers[helper] = make(map[*ssa.Parameter]handed)
+						order = append(order, helper)
+					}
+					if _, ok := helpers[helper][p]; !ok {
+						helpers[helper][p] = h // the first scope's, in source order
 					}
 				}
 			}
+		}
+	}
+	for _, helper := range order {
+		for _, d := range c.checkHelper(helper, helpers[helper]) {
+			rep.Report(d)
 		}
 	}
 	return nil, nil
@@ -207,6 +226,10 @@ type walk struct {
 	origin *ssa.Call // the first call, given the request's ctx, whose error is in the translation
 	ctxErr *ssa.Call // a call of Err() on the request's ctx whose error is in the translation
 	told   bool      // some error in it was told apart from a deadline
+
+	skip     *ssa.Call      // a call of a helper the error is handed to, which is not asked (helper.go)
+	param    *ssa.Parameter // in a helper, the error parameter followed (helper.go)
+	paramHit bool           // the parameter, not told apart, is in the translation
 }
 
 // contents follows v, a string, an error or a format's arguments, to the errors it is made of.
@@ -251,6 +274,14 @@ func (w *walk) contents(v ssa.Value, depth int) {
 	case *ssa.Extract:
 		if call, ok := v.Tuple.(*ssa.Call); ok && typesutil.IsError(v.Type()) {
 			w.errorOf(v, call)
+		}
+	case *ssa.Parameter:
+		if v == w.param {
+			if w.toldApart(v) || recognised(v, w.at) {
+				w.told = true
+			} else {
+				w.paramHit = true
+			}
 		}
 	}
 }
@@ -614,7 +645,7 @@ func (w *walk) toldApart(err ssa.Value) bool {
 					return true
 				}
 			case ssa.CallInstruction:
-				if w.c.asks(ref.Common(), v) {
+				if ref != ssa.CallInstruction(w.skip) && w.c.asks(ref.Common(), v) {
 					return true
 				}
 			}
