@@ -139,3 +139,51 @@ func (s *Wrapped) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*
 func unavailable(err error, id string) error {
 	return status.Error(codes.Unavailable, id+": "+err.Error()) // want `status\.Error gives code codes\.Unavailable to err, which Wrapped\.GetItem hands it from the error of store\.Load`
 }
+
+// Recursive unwraps its error in a helper that calls itself: reported once, in the helper.
+type Recursive struct{ Server }
+
+func (s *Recursive) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	item, err := s.store.Load(ctx, req.GetId())
+	if err != nil {
+		return nil, s.unwrapped(err, 3)
+	}
+	return item, nil
+}
+
+func (s *Recursive) unwrapped(err error, depth int) error {
+	if inner := errors.Unwrap(err); inner != nil && depth > 0 {
+		return s.unwrapped(inner, depth-1)
+	}
+	return status.Error(codes.Aborted, err.Error()) // want `status\.Error gives code codes\.Aborted to err, which Recursive\.GetItem hands it`
+}
+
+// Valued calls its helper through a function value: not followed (the value could be any
+// function), and silent.
+type Valued struct {
+	Server
+	mapErr func(error) error
+}
+
+func (s *Valued) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	item, err := s.store.Load(ctx, req.GetId())
+	if err != nil {
+		return nil, s.mapErr(err)
+	}
+	return item, nil
+}
+
+// Joined hands its helper a list of errors: only an error parameter is followed.
+type Joined struct{ Server }
+
+func (s *Joined) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	item, err := s.store.Load(ctx, req.GetId())
+	if err != nil {
+		return nil, joined(err, errors.New("second"))
+	}
+	return item, nil
+}
+
+func joined(errs ...error) error {
+	return status.Error(codes.Internal, errors.Join(errs...).Error())
+}
