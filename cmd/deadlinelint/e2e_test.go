@@ -201,6 +201,36 @@ func TestBadPattern(t *testing.T) {
 	r.wantCode(t, 2)
 }
 
+// TestOutsideModule checks that a pattern outside the module the command runs in, or a run
+// outside every module, says what to do, in the go command's words and without go/packages'
+// wrapping.
+func TestOutsideModule(t *testing.T) {
+	t.Parallel()
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "fixture")
+	if err := os.CopyFS(dir, os.DirFS("testdata/fixture")); err != nil {
+		t.Fatal(err)
+	}
+	r := command(t, parent, binary, "./fixture/consumer")
+	r.wantCode(t, 2)
+	if !strings.Contains(r.stderr, "go.mod file not found") || !strings.Contains(r.stderr, "(run deadlinelint in a module") ||
+		strings.Contains(r.stderr, "stderr:") {
+		t.Errorf("outside every module: stderr %q", r.stderr)
+	}
+	other := filepath.Join(dir, "other")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/other\n\ngo 1.24\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = command(t, other, binary, "../consumer")
+	r.wantCode(t, 2)
+	if !strings.Contains(r.stderr, "(run deadlinelint in the directory of that package's module") {
+		t.Errorf("a package of another module: stderr %q", r.stderr)
+	}
+}
+
 func TestJSON(t *testing.T) {
 	t.Parallel()
 	r := deadlinelint(t, fixture(t), "-test=false", "-json", "./consumer")

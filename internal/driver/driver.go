@@ -171,9 +171,12 @@ func (c *Command) analysePackages(dir string, cfg *config, prog *progress) (*res
 	t0 := time.Now()
 	pkgs, err := load(dir, cfg, needFacts(cfg.analyzers), func(format string, args ...any) { c.debugf(cfg, format, args...) })
 	if err != nil {
-		return nil, fmt.Errorf("loading packages: %v", err)
+		return nil, fmt.Errorf("loading packages: %s", goCommandError(err))
 	}
 	res.errors = packageErrors(pkgs, cfg.patterns, res.root)
+	for i, e := range res.errors {
+		res.errors[i] = withModuleHint(e)
+	}
 	for _, pat := range unmatchedPatterns(dir, cfg.patterns, pkgs) {
 		res.errors = append(res.errors, fmt.Sprintf("pattern %s: matched no packages", pat))
 	}
@@ -302,4 +305,27 @@ func (c *Command) writeOutput(cfg *config, write func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
+}
+
+// goCommandError returns what the go command said of a load that failed, without the wrapping
+// go/packages gives it ("err: exit status 1: stderr: go: …"), with a hint where the fix is to
+// run from a module.
+func goCommandError(err error) string {
+	msg := err.Error()
+	if _, after, ok := strings.Cut(msg, "stderr: "); ok {
+		msg = strings.TrimSpace(after)
+	}
+	return withModuleHint(msg)
+}
+
+// withModuleHint adds to a go command error that the packages are outside every module, or
+// outside the one the command ran in, what to do: run deadlinelint in the module's directory.
+func withModuleHint(msg string) string {
+	switch {
+	case strings.Contains(msg, "go.mod file not found"):
+		return msg + " (run deadlinelint in a module: the directory of its go.mod, or below it)"
+	case strings.Contains(msg, "does not contain main module"), strings.Contains(msg, "outside main module"):
+		return msg + " (run deadlinelint in the directory of that package's module, with patterns relative to it)"
+	}
+	return msg
 }
