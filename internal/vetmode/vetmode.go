@@ -235,22 +235,9 @@ func writeEmpty(cfg map[string]any, keys ...string) error {
 // asks its tool for JSON and writes the text itself, so its -json output, keyed by analyzer,
 // carries the name in the message too.)
 func WithRuleNames(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
-	out := make([]*analysis.Analyzer, len(analyzers))
-	for i, a := range analyzers {
-		w := *a
-		run := a.Run
-		w.Run = func(pass *analysis.Pass) (any, error) {
-			report := pass.Report
-			p := *pass
-			p.Report = func(d analysis.Diagnostic) {
-				d.Message += " (" + a.Name + ")"
-				report(d)
-			}
-			return run(&p)
-		}
-		out[i] = &w
-	}
-	return out
+	return rewriting(analyzers, func(a *analysis.Analyzer, _ *analysis.Pass, d *analysis.Diagnostic) {
+		d.Message += " (" + a.Name + ")"
+	})
 }
 
 // endMark separates a message from the end position WithEnds appends to it.
@@ -259,6 +246,16 @@ const endMark = "\x00end="
 // WithEnds returns the analyzers with their diagnostics' messages marked with their end
 // position (line:column, in the same file).
 func WithEnds(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
+	return rewriting(analyzers, func(_ *analysis.Analyzer, pass *analysis.Pass, d *analysis.Diagnostic) {
+		if end := pass.Fset.Position(d.End); end.IsValid() && end.Filename == pass.Fset.Position(d.Pos).Filename {
+			d.Message += fmt.Sprintf("%s%d:%d", endMark, end.Line, end.Column)
+		}
+	})
+}
+
+// rewriting returns copies of the analyzers whose diagnostics rewrite changes before they are
+// reported.
+func rewriting(analyzers []*analysis.Analyzer, rewrite func(*analysis.Analyzer, *analysis.Pass, *analysis.Diagnostic)) []*analysis.Analyzer {
 	out := make([]*analysis.Analyzer, len(analyzers))
 	for i, a := range analyzers {
 		w := *a
@@ -267,9 +264,7 @@ func WithEnds(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
 			report := pass.Report
 			p := *pass
 			p.Report = func(d analysis.Diagnostic) {
-				if end := pass.Fset.Position(d.End); end.IsValid() && end.Filename == pass.Fset.Position(d.Pos).Filename {
-					d.Message += fmt.Sprintf("%s%d:%d", endMark, end.Line, end.Column)
-				}
+				rewrite(a, pass, &d)
 				report(d)
 			}
 			return run(&p)
