@@ -72,7 +72,11 @@ func (c *checker) checkHelper(helper *ssa.Function, params map[*ssa.Parameter]ha
 			if !ok || asksCtxErr(call) {
 				continue
 			}
-			for p, h := range params {
+			for _, p := range helper.Params { // in order: one message, whichever run
+				h, ok := params[p]
+				if !ok {
+					continue
+				}
 				w := &walk{c: c, seen: make(map[ssa.Value]bool), at: call.Block(), param: p}
 				for _, v := range t.sources {
 					w.contents(v, 0)
@@ -81,10 +85,14 @@ func (c *checker) checkHelper(helper *ssa.Function, params map[*ssa.Parameter]ha
 					continue
 				}
 				pos, end := c.res.CallRange(call)
+				keep := "status.FromContextError"
+				if t.fn.Pkg().Path() == typesutil.ConnectPath {
+					keep = "connect.CodeDeadlineExceeded or connect.CodeCanceled"
+				}
 				out = append(out, analysis.Diagnostic{
 					Pos: pos, End: end,
-					Message: fmt.Sprintf("%s gives code %s to %s, which %s hands it from %s and may be the request's deadline or cancellation; keep a context error's code (status.FromContextError)",
-						typesutil.FuncName(t.fn), codeName(t), p.Name(), h.scope, h.origin),
+					Message: fmt.Sprintf("%s gives code %s to %s, which %s hands it from %s and may be the request's deadline or cancellation; keep a context error's code (%s)",
+						typesutil.FuncName(t.fn), codeName(t), p.Name(), h.scope, h.origin, keep),
 					Related: []analysis.RelatedInformation{{Pos: h.call.Pos(), Message: h.scope + " hands it here"}},
 				})
 				break
