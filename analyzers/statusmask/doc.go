@@ -26,7 +26,10 @@
 // mapping helper, trusted) — but a function of the package that gives the error a constant code
 // itself, with nothing in it telling a deadline apart (func toStatus(err error) error whose
 // default case is status.Errorf(codes.Internal, …, err)), is reported there, at its
-// translation, once however many scopes hand it such an error. A branch where the error's text holds words a deadline's text lacks
+// translation, once however many scopes hand it such an error (a generic one by its generic
+// body; its calls of itself tell nothing apart). A sentinel of the module's own recognised by
+// errors.Is — alone, or one of several (errors.Is(err, A) || errors.Is(err, B), a case listing
+// both) — tells apart the branch where it holds, not the way past it. A branch where the error's text holds words a deadline's text lacks
 // (strings.Contains(err.Error(), "NotFound"), HasPrefix, HasSuffix, EqualFold, ==) translates
 // that error, not a deadline; so does one where its text was found to hold neither a deadline's
 // nor a cancellation's words (past Contains(…, "deadline") || Contains(…, "canceled")); nor is

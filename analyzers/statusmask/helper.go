@@ -30,6 +30,9 @@ type handed struct {
 // the request's deadline or cancellation, told apart by nothing in the scope but this call.
 func (c *checker) helperErrors(call *ssa.Call, scopeName string) (*ssa.Function, map[*ssa.Parameter]handed) {
 	callee := call.Common().StaticCallee()
+	if callee != nil && callee.Origin() != nil {
+		callee = callee.Origin() // an instance of a generic helper: its body is the generic one's
+	}
 	if callee == nil || callee.Pkg != c.info.Pkg || callee.Blocks == nil || c.info.Scopes.IsScope(callee) ||
 		callee.Parent() != nil || len(callee.Params) != len(call.Common().Args) {
 		return nil, nil
@@ -77,7 +80,7 @@ func (c *checker) checkHelper(helper *ssa.Function, params map[*ssa.Parameter]ha
 				if !ok {
 					continue
 				}
-				w := &walk{c: c, seen: make(map[ssa.Value]bool), at: call.Block(), param: p}
+				w := &walk{c: c, seen: make(map[ssa.Value]bool), at: call.Block(), param: p, self: helper}
 				for _, v := range t.sources {
 					w.contents(v, 0)
 				}

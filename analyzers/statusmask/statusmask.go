@@ -230,6 +230,7 @@ type walk struct {
 	skip     *ssa.Call      // a call of a helper the error is handed to, which is not asked (helper.go)
 	param    *ssa.Parameter // in a helper, the error parameter followed (helper.go)
 	paramHit bool           // the parameter, not told apart, is in the translation
+	self     *ssa.Function  // the helper: its calls of itself (unwrapping, recursing) tell nothing
 }
 
 // contents follows v, a string, an error or a format's arguments, to the errors it is made of.
@@ -328,10 +329,17 @@ func (w *walk) errorOf(err ssa.Value, call *ssa.Call) {
 // text says what it is (textSays). Such an error is that thing, not the request's deadline.
 // Nor is an error known to be nil there (if err != nil { return } … Errorf("…%v", err)): the
 // call succeeded, and nothing of its is translated.
+//
+// The branches may be several (errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict), a
+// case listing two sentinels, err == nil || IsConflict(err)): at is recognised when no way from
+// the function's entry reaches it but through one of them.
 func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 	seen := map[ssa.Value]bool{}
-	var walk func(v ssa.Value, depth int) bool
-	walk = func(v ssa.Value, depth int) bool {
+	taken := make(map[[2]*ssa.BasicBlock]bool) // the edges on which some test of err holds
+	// cause: v is what err wraps (errors.Unwrap(err), errors.Cause(err)), whose being nil says
+	// nothing of err: only its comparison with a sentinel counts.
+	var walk func(v ssa.Value, depth int, cause bool) bool
+	walk = func(v ssa.Value, depth int, cause bool) bool {
 		if seen[v] || depth > 4 || v.Referrers() == nil {
 			return false
 		}
@@ -342,17 +350,21 @@ func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 		for _, ref := range *v.Referrers() {
 			switch ref := ref.(type) {
 			case *ssa.Phi, *ssa.MakeInterface, *ssa.ChangeInterface:
-				if walk(ref.(ssa.Value), depth+1) {
+				if walk(ref.(ssa.Value), depth+1, cause) {
 					return true
 				}
 			case *ssa.BinOp:
 				if ref.Op != token.EQL && ref.Op != token.NEQ {
 					continue
 				}
+				if k, ok := otherOperand(ref, v).(*ssa.Const); ok && k.IsNil() && cause {
+					continue // what err wraps is nil: err may be anything
+				}
 				// err == sentinel holds, or err == nil holds: either way, no deadline here.
 				if holdsAt(ref, ref.Op == token.EQL, at) {
 					return true
 				}
+				holdingEdges(ref, ref.Op == token.EQL, taken, 0)
 			case *ssa.Call:
 				switch {
 				case ctxorigin.TextOf(ref.Common()) == v:
@@ -363,8 +375,9 @@ func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 					if holdsAt(ref, true, at) {
 						return true
 					}
+					holdingEdges(ref, true, taken, 0)
 				case typesutil.IsError(ref.Type()): // errors.Cause(err), errors.Unwrap(err)
-					if walk(ref, depth+1) {
+					if walk(ref, depth+1, true) {
 						return true
 					}
 				}
@@ -372,7 +385,54 @@ func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 		}
 		return false
 	}
-	return walk(err, 0)
+	return walk(err, 0, false) || len(taken) > 0 && !reachableAvoiding(at, taken)
+}
+
+// holdingEdges adds to edges the edges from an If on cond (or on its negation) to the successor
+// it takes when cond is want.
+func holdingEdges(cond ssa.Value, want bool, edges map[[2]*ssa.BasicBlock]bool, depth int) {
+	if depth > 2 {
+		return
+	}
+	for _, ref := range *cond.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.If:
+			succ := 1
+			if want {
+				succ = 0
+			}
+			edges[[2]*ssa.BasicBlock{ref.Block(), ref.Block().Succs[succ]}] = true
+		case *ssa.UnOp:
+			if ref.Op == token.NOT {
+				holdingEdges(ref, !want, edges, depth+1)
+			}
+		}
+	}
+}
+
+// reachableAvoiding reports whether block at can be reached from its function's entry without
+// taking any of the edges.
+func reachableAvoiding(at *ssa.BasicBlock, edges map[[2]*ssa.BasicBlock]bool) bool {
+	fn := at.Parent()
+	if len(fn.Blocks) == 0 || !ctxorigin.Reaches(fn.Blocks[0], at) {
+		return true // a recover block: no test of err on the way to tell of
+	}
+	seen := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
+	queue := []*ssa.BasicBlock{fn.Blocks[0]}
+	for len(queue) > 0 {
+		b := queue[0]
+		queue = queue[1:]
+		if b == at {
+			return true
+		}
+		for _, s := range b.Succs {
+			if !seen[s] && !edges[[2]*ssa.BasicBlock{b, s}] {
+				seen[s] = true
+				queue = append(queue, s)
+			}
+		}
+	}
+	return false
 }
 
 // ctxErrorTexts are the texts a deadline or cancellation has: the ctx's own, and a gRPC
@@ -645,7 +705,7 @@ func (w *walk) toldApart(err ssa.Value) bool {
 					return true
 				}
 			case ssa.CallInstruction:
-				if ref != ssa.CallInstruction(w.skip) && w.c.asks(ref.Common(), v) {
+				if ref != ssa.CallInstruction(w.skip) && !calls(ref, w.self) && w.c.asks(ref.Common(), v) {
 					return true
 				}
 			}
@@ -653,6 +713,18 @@ func (w *walk) toldApart(err ssa.Value) bool {
 		return false
 	}
 	return told(err, 0)
+}
+
+// calls reports whether call is a call of fn (nil: none), or of an instance of it.
+func calls(call ssa.CallInstruction, fn *ssa.Function) bool {
+	if fn == nil {
+		return false
+	}
+	callee := call.Common().StaticCallee()
+	if callee != nil && callee.Origin() != nil {
+		callee = callee.Origin()
+	}
+	return callee == fn
 }
 
 // asks reports whether the call, given the error v, tells what it is.

@@ -1120,11 +1120,29 @@ func (r *Result) Owned(obj types.Object) bool {
 }
 
 // isExternalFile reports whether a source file lies in the standard library, the module
-// cache or a vendor directory.
+// cache or a vendor directory. Positions read from export data name them as the go command
+// compiled them: "$GOROOT/src/errors/wrap.go" for the standard library and
+// "google.golang.org/grpc@v1.77.0/server.go" for a module of the cache (-trimpath), where a
+// package analysed from source names its files' absolute paths.
 func isExternalFile(name string) bool {
 	name = filepath.ToSlash(name)
 	goroot := filepath.ToSlash(filepath.Clean(build.Default.GOROOT)) + "/"
-	return strings.HasPrefix(name, goroot) || strings.Contains(name, "/pkg/mod/") || strings.Contains(name, "/vendor/")
+	return strings.HasPrefix(name, goroot) || strings.HasPrefix(name, "$GOROOT/") ||
+		strings.Contains(name, "/pkg/mod/") || strings.Contains(name, "/vendor/") || trimmedModulePath(name)
+}
+
+// trimmedModulePath reports whether name is a file of a module of the module cache as the go
+// command writes it in export data: relative, its path starting with module@version.
+func trimmedModulePath(name string) bool {
+	if name == "" || strings.HasPrefix(name, "/") || filepath.IsAbs(name) {
+		return false
+	}
+	for _, elem := range strings.Split(name, "/") {
+		if i := strings.Index(elem, "@v"); i > 0 && i+2 < len(elem) && elem[i+2] >= '0' && elem[i+2] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // isExternal reports whether the package is part of the standard library or of a versioned

@@ -60,3 +60,38 @@ func (s *Target) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 }
 
 func (s *Target) expected() error { return context.DeadlineExceeded }
+
+// Either recognises two errors of its own in one condition (||), and two in one case of a
+// switch: those branches translate them, not a deadline; past them, a deadline is still made
+// Internal: reported.
+type Either struct{ Server }
+
+func (s *Either) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	name, err := s.lookup(ctx, req.GetId())
+	if err != nil {
+		if errors.Is(err, sql.ErrNoRows) || errors.Is(err, errGone) {
+			return nil, status.Errorf(codes.NotFound, "no item: %v", err)
+		}
+		switch {
+		case errors.Is(err, sql.ErrConnDone), errors.Is(err, sql.ErrTxDone):
+			return nil, status.Errorf(codes.Unavailable, "db: %v", err)
+		}
+		return nil, status.Errorf(codes.Internal, "lookup: %v", err) // want `status\.Errorf gives code codes\.Internal to the error of Server\.lookup`
+	}
+	return &catalogpb.Item{Name: name}, nil
+}
+
+// OneOfTwo recognises its own error on one side of an || only: the other side lets a deadline
+// through to the branch. Reported.
+type OneOfTwo struct{ Server }
+
+func (s *OneOfTwo) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	name, err := s.lookup(ctx, req.GetId())
+	if err != nil {
+		if errors.Is(err, errGone) || req.GetId() == "" {
+			return nil, status.Errorf(codes.FailedPrecondition, "gone: %v", err) // want `status\.Errorf gives code codes\.FailedPrecondition to the error of Server\.lookup`
+		}
+		return nil, err
+	}
+	return &catalogpb.Item{Name: name}, nil
+}

@@ -187,3 +187,59 @@ func (s *Joined) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 func joined(errs ...error) error {
 	return status.Error(codes.Internal, errors.Join(errs...).Error())
 }
+
+// Generic hands its error to a generic helper: followed into its generic body.
+type Generic struct{ Server }
+
+func (s *Generic) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	return must(s.store.Load(ctx, req.GetId()))
+}
+
+func must[T any](v T, err error) (T, error) {
+	if err != nil {
+		var zero T
+		return zero, status.Errorf(codes.Internal, "must: %v", err) // want `status\.Errorf gives code codes\.Internal to err, which Generic\.GetItem hands it from the error of store\.Load`
+	}
+	return v, nil
+}
+
+// Recursing hands its error to a helper that calls itself on the same error with a smaller
+// budget: the call of itself tells nothing of the error, and its translation is reported.
+type Recursing struct{ Server }
+
+func (s *Recursing) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	item, err := s.store.Load(ctx, req.GetId())
+	if err != nil {
+		return nil, recur(err, 2)
+	}
+	return item, nil
+}
+
+func recur(err error, depth int) error {
+	if depth > 0 {
+		return recur(err, depth-1)
+	}
+	return status.Error(codes.Internal, err.Error()) // want `status\.Error gives code codes\.Internal to err, which Recursing\.GetItem hands it from the error of store\.Load`
+}
+
+// Unwrapping hands its error to a helper that recognises its own sentinel, then unwraps the
+// error and calls itself on what it wraps: past both, the error is made Internal.
+type Unwrapping struct{ Server }
+
+func (s *Unwrapping) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	item, err := s.store.Load(ctx, req.GetId())
+	if err != nil {
+		return nil, unwrapStatus(err)
+	}
+	return item, nil
+}
+
+func unwrapStatus(err error) error {
+	if errors.Is(err, ErrNotFound) {
+		return status.Error(codes.NotFound, "not found")
+	}
+	if inner := errors.Unwrap(err); inner != nil {
+		return unwrapStatus(inner)
+	}
+	return status.Errorf(codes.Internal, "unwrap: %v", err) // want `status\.Errorf gives code codes\.Internal to err, which Unwrapping\.GetItem hands it`
+}
