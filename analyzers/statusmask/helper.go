@@ -29,10 +29,7 @@ type handed struct {
 // function of the package with a body, no request scope — that it hands an error which may be
 // the request's deadline or cancellation, told apart by nothing in the scope but this call.
 func (c *checker) helperErrors(call *ssa.Call, scopeName string) (*ssa.Function, map[*ssa.Parameter]handed) {
-	callee := call.Common().StaticCallee()
-	if callee != nil && callee.Origin() != nil {
-		callee = callee.Origin() // an instance of a generic helper: its body is the generic one's
-	}
+	callee := declared(call.Common().StaticCallee())
 	if callee == nil || callee.Pkg != c.info.Pkg || callee.Blocks == nil || c.info.Scopes.IsScope(callee) ||
 		callee.Parent() != nil || len(callee.Params) != len(call.Common().Args) {
 		return nil, nil
@@ -103,4 +100,13 @@ func (c *checker) checkHelper(helper *ssa.Function, params map[*ssa.Parameter]ha
 		}
 	}
 	return out
+}
+
+// declared returns the function fn is, or instantiates: an instance of a generic helper is one
+// helper, its generic body.
+func declared(fn *ssa.Function) *ssa.Function {
+	if fn != nil && fn.Origin() != nil {
+		return fn.Origin()
+	}
+	return fn
 }

@@ -336,6 +336,7 @@ func (w *walk) errorOf(err ssa.Value, call *ssa.Call) {
 func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 	seen := map[ssa.Value]bool{}
 	taken := make(map[[2]*ssa.BasicBlock]bool) // the edges on which some test of err holds
+	take := func(b *ssa.BasicBlock, succ int) { taken[[2]*ssa.BasicBlock{b, b.Succs[succ]}] = true }
 	// cause: v is what err wraps (errors.Unwrap(err), errors.Cause(err)), whose being nil says
 	// nothing of err: only its comparison with a sentinel counts.
 	var walk func(v ssa.Value, depth int, cause bool) bool
@@ -364,7 +365,7 @@ func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 				if holdsAt(ref, ref.Op == token.EQL, at) {
 					return true
 				}
-				holdingEdges(ref, ref.Op == token.EQL, taken, 0)
+				holdingEdges(ref, ref.Op == token.EQL, take)
 			case *ssa.Call:
 				switch {
 				case ctxorigin.TextOf(ref.Common()) == v:
@@ -375,7 +376,7 @@ func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 					if holdsAt(ref, true, at) {
 						return true
 					}
-					holdingEdges(ref, true, taken, 0)
+					holdingEdges(ref, true, take)
 				case typesutil.IsError(ref.Type()): // errors.Cause(err), errors.Unwrap(err)
 					if walk(ref, depth+1, true) {
 						return true
@@ -388,12 +389,9 @@ func recognised(err ssa.Value, at *ssa.BasicBlock) bool {
 	return walk(err, 0, false) || len(taken) > 0 && !reachableAvoiding(at, taken)
 }
 
-// holdingEdges adds to edges the edges from an If on cond (or on its negation) to the successor
-// it takes when cond is want.
-func holdingEdges(cond ssa.Value, want bool, edges map[[2]*ssa.BasicBlock]bool, depth int) {
-	if depth > 2 {
-		return
-	}
+// holdingEdges calls f with each If on cond (or on its negation) and the index of the
+// successor it takes when cond is want.
+func holdingEdges(cond ssa.Value, want bool, f func(b *ssa.BasicBlock, succ int)) {
 	for _, ref := range *cond.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.If:
@@ -401,10 +399,10 @@ func holdingEdges(cond ssa.Value, want bool, edges map[[2]*ssa.BasicBlock]bool, 
 			if want {
 				succ = 0
 			}
-			edges[[2]*ssa.BasicBlock{ref.Block(), ref.Block().Succs[succ]}] = true
+			f(ref.Block(), succ)
 		case *ssa.UnOp:
 			if ref.Op == token.NOT {
-				holdingEdges(ref, !want, edges, depth+1)
+				holdingEdges(ref, !want, f)
 			}
 		}
 	}
@@ -413,26 +411,11 @@ func holdingEdges(cond ssa.Value, want bool, edges map[[2]*ssa.BasicBlock]bool, 
 // reachableAvoiding reports whether block at can be reached from its function's entry without
 // taking any of the edges.
 func reachableAvoiding(at *ssa.BasicBlock, edges map[[2]*ssa.BasicBlock]bool) bool {
-	fn := at.Parent()
-	if len(fn.Blocks) == 0 || !ctxorigin.Reaches(fn.Blocks[0], at) {
-		return true // a recover block: no test of err on the way to tell of
+	entry := at.Parent().Blocks[0]
+	if at == entry || !ctxorigin.Reaches(entry, at) {
+		return true // the entry, or a recover block: no test of err on the way to tell of
 	}
-	seen := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
-	queue := []*ssa.BasicBlock{fn.Blocks[0]}
-	for len(queue) > 0 {
-		b := queue[0]
-		queue = queue[1:]
-		if b == at {
-			return true
-		}
-		for _, s := range b.Succs {
-			if !seen[s] && !edges[[2]*ssa.BasicBlock{b, s}] {
-				seen[s] = true
-				queue = append(queue, s)
-			}
-		}
-	}
-	return false
+	return ctxorigin.ReachesAvoiding(entry, at, func(b, succ *ssa.BasicBlock) bool { return edges[[2]*ssa.BasicBlock{b, succ}] })
 }
 
 // ctxErrorTexts are the texts a deadline or cancellation has: the ctx's own, and a gRPC
@@ -557,23 +540,11 @@ func notCtxText(k *ssa.Const) bool {
 // holdsAt reports whether the boolean cond is known to be want in block at: at is dominated by
 // the successor an If on cond (or on its negation) takes then, entered only from that If.
 func holdsAt(cond ssa.Value, want bool, at *ssa.BasicBlock) bool {
-	for _, ref := range *cond.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.If:
-			succ := 1
-			if want {
-				succ = 0
-			}
-			if ctxorigin.OnlyVia(ref.Block(), succ, at) {
-				return true
-			}
-		case *ssa.UnOp:
-			if ref.Op == token.NOT && holdsAt(ref, !want, at) {
-				return true
-			}
-		}
-	}
-	return false
+	holds := false
+	holdingEdges(cond, want, func(b *ssa.BasicBlock, succ int) {
+		holds = holds || ctxorigin.OnlyVia(b, succ, at)
+	})
+	return holds
 }
 
 func otherOperand(b *ssa.BinOp, v ssa.Value) ssa.Value {
@@ -717,14 +688,7 @@ func (w *walk) toldApart(err ssa.Value) bool {
 
 // calls reports whether call is a call of fn (nil: none), or of an instance of it.
 func calls(call ssa.CallInstruction, fn *ssa.Function) bool {
-	if fn == nil {
-		return false
-	}
-	callee := call.Common().StaticCallee()
-	if callee != nil && callee.Origin() != nil {
-		callee = callee.Origin()
-	}
-	return callee == fn
+	return fn != nil && declared(call.Common().StaticCallee()) == fn
 }
 
 // asks reports whether the call, given the error v, tells what it is.

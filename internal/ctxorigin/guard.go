@@ -1584,12 +1584,22 @@ func onlyInGoroutines(ctx ssa.Value) bool {
 
 // startedOnly reports whether the literal mc is only started by go statements.
 func startedOnly(mc *ssa.MakeClosure) bool {
+	_, ok := usedOnlyAs[*ssa.Go](mc)
+	return ok
+}
+
+// usedOnlyAs returns the uses of the closure mc, and true, when each is a call instruction of
+// type T (a call, a go statement) that calls it, not one handing it on as an argument.
+func usedOnlyAs[T ssa.CallInstruction](mc *ssa.MakeClosure) ([]T, bool) {
+	var out []T
 	for _, use := range *mc.Referrers() {
-		if g, ok := use.(*ssa.Go); !ok || g.Call.Value != mc || slices.Contains(g.Call.Args, ssa.Value(mc)) {
-			return false
+		c, ok := use.(T)
+		if !ok || c.Common().Value != mc || slices.Contains(c.Common().Args, ssa.Value(mc)) {
+			return nil, false
 		}
+		out = append(out, c)
 	}
-	return true
+	return out, true
 }
 
 // waitsOnTimer reports whether instr is a blocking receive from a timer's channel, alone or as

@@ -3,7 +3,6 @@ package ctxorigin
 import (
 	"go/token"
 	"go/types"
-	"slices"
 	"sync"
 
 	"golang.org/x/tools/go/ssa"
@@ -293,14 +292,7 @@ func (r *Resolver) capturedLoad(fv *ssa.FreeVar, pos token.Pos) Set {
 // go, the literal runs at those calls and nowhere else, so a variable it captures holds there
 // what was stored before them, not what the function stores after its last call. Nil otherwise.
 func onlyCalled(mc *ssa.MakeClosure) []*ssa.Call {
-	var calls []*ssa.Call
-	for _, ref := range *mc.Referrers() {
-		call, ok := ref.(*ssa.Call)
-		if !ok || call.Call.Value != mc || slices.Contains(call.Call.Args, ssa.Value(mc)) {
-			return nil
-		}
-		calls = append(calls, call)
-	}
+	calls, _ := usedOnlyAs[*ssa.Call](mc)
 	return calls
 }
 

@@ -77,18 +77,32 @@ func mayPrecede(from, to ssa.Instruction) bool {
 
 // Reaches reports whether block to can run after block from: it is reached by a way on from
 // from's successors (from itself, only round a loop).
-func Reaches(from, to *ssa.BasicBlock) bool {
+func Reaches(from, to *ssa.BasicBlock) bool { return ReachesAvoiding(from, to, nil) }
+
+// ReachesAvoiding is Reaches taking no edge from a block to a successor for which skip (when not
+// nil) reports true.
+func ReachesAvoiding(from, to *ssa.BasicBlock, skip func(b, succ *ssa.BasicBlock) bool) bool {
 	seen := map[*ssa.BasicBlock]bool{}
-	stack := append([]*ssa.BasicBlock(nil), from.Succs...)
+	type edge struct{ b, succ *ssa.BasicBlock }
+	var stack []edge
+	push := func(b *ssa.BasicBlock) {
+		for _, s := range b.Succs {
+			stack = append(stack, edge{b, s})
+		}
+	}
+	push(from)
 	for len(stack) > 0 {
-		b := stack[len(stack)-1]
+		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if b == to {
+		if skip != nil && skip(e.b, e.succ) {
+			continue
+		}
+		if e.succ == to {
 			return true
 		}
-		if !seen[b] {
-			seen[b] = true
-			stack = append(stack, b.Succs...)
+		if !seen[e.succ] {
+			seen[e.succ] = true
+			push(e.succ)
 		}
 	}
 	return false
