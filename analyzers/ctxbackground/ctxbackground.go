@@ -3,6 +3,7 @@ package ctxbackground
 import (
 	_ "embed"
 	"fmt"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
@@ -51,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[ctxssa.Analyzer].(*ctxssa.Result)
 	rep := report.New(pass, res, name)
 	defer rep.Finish()
-	if !res.Context || res.External && !external || !transitive && !res.MayHaveScopes() {
+	if !res.Context && !(transitive && importsChains(pass)) || res.External && !external || !transitive && !res.MayHaveScopes() {
 		return nil, nil
 	}
 	info := res.SSA()
@@ -97,6 +98,27 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// importsChains reports whether a package pass's package imports has a fact of this rule: a
+// function that works with a root of its own, returns one, or keeps one in a field. A package
+// that imports no context package has no ctx of its own, but its functions can still call such
+// a function (a validation helper returning errs.Legacy(msg), whose events.Write runs on
+// context.TODO()), and its importers learn of the root only through its facts.
+func importsChains(pass *analysis.Pass) bool {
+	direct := make(map[*types.Package]bool)
+	for _, p := range pass.Pkg.Imports() {
+		direct[p] = true
+	}
+	for _, f := range pass.AllObjectFacts() {
+		switch f.Fact.(type) {
+		case *dropsCtx, *returnsDrop, *fieldRoots:
+			if direct[f.Object.Pkg()] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // idleOnly reports whether every sink is a ctx setter handed an object's idle ctx, with nothing

@@ -25,7 +25,7 @@ func TestCtxBackground(t *testing.T) {
 	analysistest.Run(t, testdata(t), ctxbackground.Analyzer,
 		"ctxbackground/unary", "ctxbackground/streaming", "ctxbackground/shapes",
 		"ctxbackground/connectsvc", "ctxbackground/evil", "ctxbackground/behalf",
-		"ctxbackground/transitive/...", "ctxbackground/oneroot/...", "ctxbackground/nowork/...", "ctxbackground/inspect/...", "ctxbackground/dialer", "ctxbackground/measure", "ctxbackground/decided", "ctxbackground/lifetime", "ctxbackground/dynamic", "ctxbackground/callback/...", "ctxbackground/async/...", "ctxbackground/mocked", "ctxbackground/branch/...", "ctxbackground/logonly", "ctxbackground/liblog", "ctxbackground/mixedsupport", "ctxbackground/tied", "ctxbackground/unlooked", "ctxbackground/idle", "ctxbackground/lazyinit", "ctxbackground/aftererr", "ctxbackground/handdetach/...", "ctxbackground/inhandler", "ctxbackground/overrides", "ctxbackground/runner/...", "ctxbackground/later/...", "ctxbackground/twinleft")
+		"ctxbackground/transitive/...", "ctxbackground/oneroot/...", "ctxbackground/nowork/...", "ctxbackground/inspect/...", "ctxbackground/dialer", "ctxbackground/measure", "ctxbackground/decided", "ctxbackground/lifetime", "ctxbackground/dynamic", "ctxbackground/callback/...", "ctxbackground/async/...", "ctxbackground/mocked", "ctxbackground/branch/...", "ctxbackground/logonly", "ctxbackground/liblog", "ctxbackground/mixedsupport", "ctxbackground/tied", "ctxbackground/unlooked", "ctxbackground/idle", "ctxbackground/lazyinit", "ctxbackground/aftererr", "ctxbackground/handdetach/...", "ctxbackground/inhandler", "ctxbackground/overrides", "ctxbackground/runner/...", "ctxbackground/later/...", "ctxbackground/twinleft", "ctxbackground/nocontext/...")
 }
 
 func TestSuggestedFixes(t *testing.T) {

@@ -52,9 +52,9 @@
 // Real services rarely call Background in the handler itself: they call a helper, a
 // repository or a client wrapper that does. Through facts, a function that runs ctx-taking
 // work with a root context of its own — or calls one that does — is summarised, across the
-// packages of the analysed module, and a request scope calling it is reported at the call
-// site, with every root its work reaches named in the message (a harmless first root does not
-// hide a second one) and the chain of calls to each. A root is one decision: it is reported
+// packages of the analysed module (one that imports no context package too), and a request
+// scope calling it is reported at the call site, with every root its work reaches named in the
+// message (a harmless first root does not hide a second one) and the chain of calls to each. A root is one decision: it is reported
 // once per package, at the first call in source order that reaches it, with the other calls
 // (from any handler) as related positions. A //deadlinelint:ignore ctxbackground <reason> on
 // the root's line (or the line above) silences every report through it, in every package. Calls through an

@@ -573,3 +573,65 @@ func TestRunMemoRacyFiles(t *testing.T) {
 		t.Fatalf("a same-size edit within the same time stamp was not seen:\n%s%s", edited.stdout, edited.stderr)
 	}
 }
+
+// A package that imports no context package can still reach a root through what it calls (a
+// validation helper returning events.Legacy(msg), which writes on context.TODO()): every route
+// follows it, as the in-process driver does, and reports the handler's call.
+func TestRoutesFollowPackageWithoutContext(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) { writeFile(t, dir, name, content) }
+	write("go.mod", "module example.com/plain\n\ngo 1.24\n")
+	write("events/events.go", `package events
+
+import "context"
+
+func write(ctx context.Context, msg string) error { return ctx.Err() }
+
+// Legacy writes an event for callers with no ctx at hand.
+func Legacy(msg string) error { return write(context.TODO(), msg) }
+`)
+	write("parse/parse.go", `package parse
+
+import "example.com/plain/events"
+
+// Parse records an empty name.
+func Parse(s string) error {
+	if s == "" {
+		return events.Legacy("empty")
+	}
+	return nil
+}
+`)
+	write("api/api.go", `package api
+
+import (
+	"context"
+
+	"example.com/plain/parse"
+)
+
+// Get answers a request.
+//
+//deadlinelint:scope
+func Get(ctx context.Context, id string) error { return parse.Parse(id) }
+`)
+	t.Setenv("DEADLINELINT_CACHE", "off")
+	want := "api/api.go:12:57: parse.Parse, called in request scope Get, works with context.TODO(); pass ctx down"
+	t.Setenv("DEADLINELINT_INPROCESS", "1")
+	inProcess := deadlinelint(t, dir, "./...")
+	t.Setenv("DEADLINELINT_INPROCESS", "")
+	if !strings.Contains(inProcess.stdout, want) {
+		t.Fatalf("in process: want %q in\n%s%s", want, inProcess.stdout, inProcess.stderr)
+	}
+	for _, route := range cachingRoutes {
+		t.Setenv(route.env, "1")
+		res := deadlinelint(t, dir, "-debug", "./...")
+		t.Setenv(route.env, "")
+		if !strings.Contains(res.stderr, route.says) {
+			t.Fatalf("%s=1 did not take its route:\n%s", route.env, res.stderr)
+		}
+		if res.stdout != inProcess.stdout {
+			t.Fatalf("%s:\n%s\nin process:\n%s", route.env, res.stdout, inProcess.stdout)
+		}
+	}
+}
