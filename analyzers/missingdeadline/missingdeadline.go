@@ -58,9 +58,11 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	rep := report.New(pass, res, name)
 	defer rep.Finish()
-	if !mayCallClients(res) {
-		return nil, nil
-	}
+	// Whether the package can reach an RPC is read from the names its code uses, with the facts
+	// of the functions it calls: not from its dependencies' types, whose imports a package read
+	// from export data (go vet, the package route) lists only in part — a command calling a
+	// client library's ctx-less Ping, whose exported API names no gRPC type, was reported in the
+	// process and on no other route.
 	clients, dials := namedAPIs(pass, res)
 	dials = dials || declaresInterceptor(pass)
 	if !clients && !dials {
@@ -78,13 +80,6 @@ func run(pass *analysis.Pass) (any, error) {
 		c.report(rep)
 	}
 	return nil, nil
-}
-
-// mayCallClients reports, before any SSA work, whether the package can make a client call:
-// it must depend on gRPC or connect-go, or — when extra client APIs are listed — hold ctx
-// values at all.
-func mayCallClients(res *ctxssa.Result) bool {
-	return res.RPC || (len(clientAPIs) > 0 && res.Context)
 }
 
 // namedAPIs reports, before any SSA work, whether the package's own code names a client-call

@@ -1,0 +1,13 @@
+// Package wrap is a library's convenience API over the store: no ctx in its signature.
+package wrap
+
+import (
+	"context"
+
+	"missingdeadline/clientapis/store"
+)
+
+// Fetch reads the default key with a root of its own.
+func Fetch() (string, error) { // want Fetch:"no-ctx API"
+	return store.Lookup(context.Background(), "default")
+}
