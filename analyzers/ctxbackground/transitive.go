@@ -274,7 +274,7 @@ func (d *dropper) fieldRootsOf(fn *ssa.Function) *fieldRoots {
 			continue
 		}
 		for _, o := range d.info.Origins.Of(s.Ctx) {
-			if o.Kind != ctxorigin.Root || o.Call != nil && ctxorigin.ReplacesNoCtx(o.Call) {
+			if o.Kind != ctxorigin.Root || o.Call != nil && replacesNothing(o.Call) {
 				continue
 			}
 			if r, ok := d.rootOf(o); ok {
@@ -368,7 +368,7 @@ func (d *dropper) ownRoots(fn *ssa.Function, dr *drop) {
 			}
 			rpc := typesutil.IsUnaryRPC(s.Func)
 			for _, o := range d.info.Origins.Of(s.Ctx) {
-				if o.Kind != ctxorigin.Root || o.Call != nil && ctxorigin.ReplacesNoCtx(o.Call) {
+				if o.Kind != ctxorigin.Root || o.Call != nil && replacesNothing(o.Call) {
 					continue
 				}
 				if boundedRoot(o) && o.Call != nil && d.usesOwnCtxBeside(o.Call.Parent(), o.Call, s.Ctx) {
@@ -657,7 +657,7 @@ func (d *dropper) returnedRoots(sc *scope.Scope, fn *ssa.Function) []*candidate 
 			continue // cleanup
 		}
 		for _, o := range d.info.Origins.Of(s.Ctx) {
-			if o.Kind != ctxorigin.Root || o.Via == nil || boundedRoot(o) && ctxorigin.InDeferred(fn) || o.Call != nil && ctxorigin.ReplacesNoCtx(o.Call) {
+			if o.Kind != ctxorigin.Root || o.Via == nil || boundedRoot(o) && ctxorigin.InDeferred(fn) || o.Call != nil && replacesNothing(o.Call) {
 				continue
 			}
 			r, ok := d.rootOf(o)
@@ -889,4 +889,13 @@ func onLine(f *token.File, line, col int) (token.Pos, bool) {
 		return f.Pos(start + col - 1), true
 	}
 	return token.NoPos, false
+}
+
+// replacesNothing reports whether the root made by call stands in for no caller's ctx
+// (ctxorigin.ReplacesNoCtx: a nil fallback, a one-time initialisation, an object's lifetime) or
+// for one already done (ctxorigin.AfterDone: `if ctx.Err() == context.Canceled { ctx, cancel =
+// context.WithTimeout(context.Background(), d) }`, an audit write that must outlive a cancelled
+// request): the caller's deadline is gone by then, and the root loses nothing of it.
+func replacesNothing(call *ssa.Call) bool {
+	return ctxorigin.ReplacesNoCtx(call) || ctxorigin.AfterDone(call)
 }

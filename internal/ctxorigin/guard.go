@@ -392,9 +392,12 @@ func isOnceRunner(fn *types.Func) bool {
 }
 
 // AfterDone reports whether instr runs only once some ctx is done: in a function literal
-// handed to context.AfterFunc, or on a path that has received from a ctx's Done channel (after
-// `<-ctx.Done()`, or in the `case <-ctx.Done():` of a select). Work that starts because the
-// caller gave up — killing its query, rolling back — cannot lose the caller's deadline.
+// handed to context.AfterFunc, on a path that has received from a ctx's Done channel (after
+// `<-ctx.Done()`, or in the `case <-ctx.Done():` of a select), or on the branch where a ctx's
+// Err() is not nil (`if ctx.Err() != nil`, `ctx.Err() == context.Canceled`,
+// `errors.Is(ctx.Err(), context.DeadlineExceeded)`). Work that starts because the caller gave
+// up — killing its query, rolling back, recording what a cancelled request did — cannot lose
+// the caller's deadline.
 func AfterDone(instr ssa.Instruction) bool {
 	for fn := instr.Parent(); fn != nil && fn.Parent() != nil; fn = fn.Parent() {
 		if passedTo(fn, IsAfterFunc) {
@@ -417,8 +420,79 @@ func AfterDone(instr ssa.Instruction) bool {
 		if sel, succ := doneCaseOf(d); sel && succ.Dominates(b) {
 			return true
 		}
+		if succ := errSetSide(d); succ != nil && succ.Dominates(b) {
+			return true
+		}
 	}
 	return false
+}
+
+// errSetSide returns, when block d ends by branching on whether a ctx's Err() is set — compared
+// with nil, with context.Canceled or context.DeadlineExceeded, or asked errors.Is of one of them
+// — the successor taken when it is; nil otherwise.
+func errSetSide(d *ssa.BasicBlock) *ssa.BasicBlock {
+	if len(d.Instrs) == 0 {
+		return nil
+	}
+	cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil
+	}
+	switch c := cond.Cond.(type) {
+	case *ssa.BinOp:
+		if c.Op != token.EQL && c.Op != token.NEQ {
+			return nil
+		}
+		x, y := c.X, c.Y
+		if !isCtxErr(x) {
+			x, y = y, x
+		}
+		if !isCtxErr(x) {
+			return nil
+		}
+		switch {
+		case isNilConst(y) && c.Op == token.NEQ: // ctx.Err() != nil
+			return d.Succs[0]
+		case isNilConst(y): // ctx.Err() == nil
+			return d.Succs[1]
+		case isCtxSentinel(y) && c.Op == token.EQL:
+			return d.Succs[0]
+		case isCtxSentinel(y):
+			return d.Succs[1]
+		}
+	case *ssa.Call:
+		fn := c.Call.StaticCallee()
+		if fn != nil && typesutil.IsFunc(fn.Object(), "errors", "Is") && len(c.Call.Args) == 2 &&
+			isCtxErr(c.Call.Args[0]) && isCtxSentinel(c.Call.Args[1]) {
+			return d.Succs[0]
+		}
+	}
+	return nil
+}
+
+// isCtxErr reports whether v is the result of a ctx's Err().
+func isCtxErr(v ssa.Value) bool {
+	call, ok := v.(*ssa.Call)
+	return ok && AsksErr(call.Common()) != nil
+}
+
+// isNilConst reports whether v is the constant nil.
+func isNilConst(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.IsNil()
+}
+
+// isCtxSentinel reports whether v is context.Canceled or context.DeadlineExceeded, loaded.
+func isCtxSentinel(v ssa.Value) bool {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	g, ok := load.X.(*ssa.Global)
+	return ok && g.Pkg != nil && typesutil.IsContextPath(g.Pkg.Pkg.Path()) && (g.Name() == "Canceled" || g.Name() == "DeadlineExceeded")
 }
 
 // OnFailure reports whether instr runs only once the function has failed: its block is entered
