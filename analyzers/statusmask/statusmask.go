@@ -729,18 +729,8 @@ func (c *checker) asks(common *ssa.CallCommon, v ssa.Value) bool {
 // otherSentinel reports whether target, the second argument of errors.Is, is a package-level
 // error variable other than context.DeadlineExceeded and context.Canceled: a sentinel of its own.
 func otherSentinel(target ssa.Value) bool {
-	if mi, ok := target.(*ssa.MakeInterface); ok {
-		target = mi.X
-	}
-	load, ok := target.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return false
-	}
-	g, ok := load.X.(*ssa.Global)
-	if !ok || g.Pkg == nil {
-		return false
-	}
-	if g.Pkg.Pkg.Path() == typesutil.ContextPath {
+	g := ctxorigin.LoadedGlobal(target)
+	if g == nil || g.Pkg.Pkg.Path() == typesutil.ContextPath {
 		return false
 	}
 	return typesutil.IsError(g.Type().(*types.Pointer).Elem())

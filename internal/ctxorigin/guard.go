@@ -484,15 +484,24 @@ func isNilConst(v ssa.Value) bool {
 
 // isCtxSentinel reports whether v is context.Canceled or context.DeadlineExceeded, loaded.
 func isCtxSentinel(v ssa.Value) bool {
+	g := LoadedGlobal(v)
+	return g != nil && typesutil.IsContextPath(g.Pkg.Pkg.Path()) && (g.Name() == "Canceled" || g.Name() == "DeadlineExceeded")
+}
+
+// LoadedGlobal returns the package-level variable whose value v is, loaded (and converted to
+// an interface, as an error sentinel handed to errors.Is is), or nil.
+func LoadedGlobal(v ssa.Value) *ssa.Global {
 	if mi, ok := v.(*ssa.MakeInterface); ok {
 		v = mi.X
 	}
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
-		return false
+		return nil
 	}
-	g, ok := load.X.(*ssa.Global)
-	return ok && g.Pkg != nil && typesutil.IsContextPath(g.Pkg.Pkg.Path()) && (g.Name() == "Canceled" || g.Name() == "DeadlineExceeded")
+	if g, ok := load.X.(*ssa.Global); ok && g.Pkg != nil {
+		return g
+	}
+	return nil
 }
 
 // OnFailure reports whether instr runs only once the function has failed: its block is entered
