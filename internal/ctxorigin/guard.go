@@ -438,26 +438,25 @@ func errSetSide(d *ssa.BasicBlock) *ssa.BasicBlock {
 	if !ok {
 		return nil
 	}
-	switch c := cond.Cond.(type) {
-	case *ssa.BinOp:
-		if c.Op != token.EQL && c.Op != token.NEQ {
-			return nil
+	if err, set := errCheck(cond.Cond); err != nil { // ctx.Err() != nil, ctx.Err() == nil
+		if isCtxErr(err) {
+			return d.Succs[set]
 		}
+		return nil
+	}
+	switch c := cond.Cond.(type) {
+	case *ssa.BinOp: // ctx.Err() == context.Canceled, != context.DeadlineExceeded
 		x, y := c.X, c.Y
 		if !isCtxErr(x) {
 			x, y = y, x
 		}
-		if !isCtxErr(x) {
+		if !isCtxErr(x) || !isCtxSentinel(y) {
 			return nil
 		}
-		switch {
-		case isNilConst(y) && c.Op == token.NEQ: // ctx.Err() != nil
+		switch c.Op {
+		case token.EQL:
 			return d.Succs[0]
-		case isNilConst(y): // ctx.Err() == nil
-			return d.Succs[1]
-		case isCtxSentinel(y) && c.Op == token.EQL:
-			return d.Succs[0]
-		case isCtxSentinel(y):
+		case token.NEQ:
 			return d.Succs[1]
 		}
 	case *ssa.Call:
@@ -474,12 +473,6 @@ func errSetSide(d *ssa.BasicBlock) *ssa.BasicBlock {
 func isCtxErr(v ssa.Value) bool {
 	call, ok := v.(*ssa.Call)
 	return ok && AsksErr(call.Common()) != nil
-}
-
-// isNilConst reports whether v is the constant nil.
-func isNilConst(v ssa.Value) bool {
-	k, ok := v.(*ssa.Const)
-	return ok && k.IsNil()
 }
 
 // isCtxSentinel reports whether v is context.Canceled or context.DeadlineExceeded, loaded.
