@@ -81,7 +81,7 @@ func TestTestsFlag(t *testing.T) {
 func TestClientAPIsFlag(t *testing.T) {
 	const store = "missingdeadline/clientapis/store"
 	setFlag(t, "clientapis", store+".Client.Get, "+store+".Lookup,"+store+".Getter.Get,"+store+".Typed.Load")
-	analysistest.Run(t, testdata(t), missingdeadline.Analyzer, "missingdeadline/clientapis/app", "missingdeadline/clientapis/cmd")
+	analysistest.Run(t, testdata(t), missingdeadline.Analyzer, "missingdeadline/clientapis/app", "missingdeadline/clientapis/wrap", "missingdeadline/clientapis/cmd")
 }
 
 func TestClientAPIsFlagRejectsBadNames(t *testing.T) {

@@ -10,5 +10,5 @@ import (
 
 func main() {
 	v, err := wrap.Fetch() // want `wrap.Fetch calls`
-	fmt.Println(v, err)
+	fmt.Println(v, err, wrap.Name())
 }
