@@ -127,6 +127,12 @@ var readers = []reader{
 	{typesutil.GRPCPath, "", "SetHeader"},  // queues response headers
 	{typesutil.GRPCPath, "", "SendHeader"}, // writes response headers on the request's stream
 	{typesutil.GRPCPath, "", "SetTrailer"},
+	// Loggers that keep the ctx in the entry they return, for hooks that read its values (a
+	// trace ID) when a line is written: logrus's WithContext, zerolog's Event.Ctx.
+	{"github.com/sirupsen/logrus", "", "WithContext"},
+	{"github.com/sirupsen/logrus", "Logger", "WithContext"},
+	{"github.com/sirupsen/logrus", "Entry", "WithContext"},
+	{"github.com/rs/zerolog", "Event", "Ctx"},
 	// OpenTelemetry: the span of a ctx.
 	{"go.opentelemetry.io/otel/trace", "", "SpanFromContext"},
 	{"go.opentelemetry.io/otel/trace", "", "SpanContextFromContext"},

@@ -813,6 +813,7 @@ func exportReaders(pass *analysis.Pass) {
 		if fn == nil {
 			return false
 		}
+		fn = fn.Origin() // a generic method called from another: k.ValueOk(ctx) in Key[V].Value
 		if fn.Pkg() == pass.Pkg {
 			return readers[fn]
 		}
@@ -840,6 +841,7 @@ func exportReaders(pass *analysis.Pass) {
 		if fn == nil {
 			return false
 		}
+		fn = fn.Origin()
 		if fn.Pkg() == pass.Pkg {
 			return readers[fn] || idle[fn]
 		}
