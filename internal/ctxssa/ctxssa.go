@@ -915,14 +915,16 @@ func shrinkReaders(pass *analysis.Pass, decls []decl, readers map[*types.Func]bo
 	reads := func(fn *types.Func, call *ast.CallExpr) bool {
 		return isReader(fn) || invokeReads(fn, call)
 	}
+	// A ctx stored in a field the package only reads values from is read (fields.go).
+	fields := newReadOnlyFields(info, pass.Pkg, pass.Files)
 	for changed := true; changed; {
-		changed = false
+		changed = fields.shrink(reads)
 		for _, d := range decls {
 			if !readers[d.obj] {
 				continue
 			}
 			ok, _ := everyCtxUse(info, d.fd, func(id *ast.Ident, stack []ast.Node) bool {
-				return readUseBy(info, id, stack, reads)
+				return fields.readUse(id, stack, reads)
 			})
 			if !ok {
 				delete(readers, d.obj)
@@ -1016,8 +1018,8 @@ func readUse(info *types.Info, id *ast.Ident, stack []ast.Node, isReader func(*t
 }
 
 // readUseBy is readUse with the calls that read judged by reads, given the callee (nil for a
-// function value) and the call.
-func readUseBy(info *types.Info, id *ast.Ident, stack []ast.Node, reads func(*types.Func, *ast.CallExpr) bool) bool {
+// function value) and the call; id may also be a selection of a ctx field (readOnlyFields).
+func readUseBy(info *types.Info, id ast.Expr, stack []ast.Node, reads func(*types.Func, *ast.CallExpr) bool) bool {
 	if len(stack) == 0 {
 		return false
 	}

@@ -77,13 +77,18 @@ type ignoring struct {
 	// targets resolves interface calls, made on first need. The walker's own: the walker runs
 	// in ctxssa's pass and then in one rule only (OnlyMeasures), never in two at once.
 	targets *callees.Resolver
+	// fields indexes the selections of the package's ctx fields (fieldUses); unseen are those
+	// also selected in generated files, judging those whose uses are being judged.
+	fields  map[*types.Var][]ssa.Instruction
+	unseen  map[*types.Var]bool
+	judging map[*types.Var]bool
 }
 
 // ignorer returns the package's one ignoring walker, made on first use.
 func (r *Result) ignorer() *ignoring {
 	if r.ig == nil {
 		r.ig = &ignoring{pass: r.pass, res: r, active: make(map[activeKey]int), low: noCycle,
-			tentative: make(map[activeKey]int)}
+			tentative: make(map[activeKey]int), unseen: make(map[*types.Var]bool), judging: make(map[*types.Var]bool)}
 		for i := range r.ig.memo {
 			r.ig.memo[i] = make(map[*ssa.Function]bool)
 		}
@@ -557,7 +562,11 @@ func (ig *ignoring) noWork(v ssa.Value, depth int) bool {
 			}
 		case *ssa.Store:
 			// Spilled to the cell a function literal captures it by (a parameter a literal
-			// refers to): what is done with the cell's loads is what counts.
+			// refers to): what is done with the cell's loads is what counts. Or kept in a field
+			// the package only reads values from (a logger's entry: fields.go).
+			if fa, ok := ref.Addr.(*ssa.FieldAddr); ok && ref.Val == v && ig.storedForReads(fa, depth) {
+				continue
+			}
 			if cell, ok := ref.Addr.(*ssa.Alloc); !ok || ref.Val != v || !ig.cellNoWork(cell, depth) {
 				return false
 			}
