@@ -33,8 +33,10 @@
 // nor one given to a function of the package that uses it only to make the lifetime of an
 // object, keeping the cancel for the object's Stop (sub.Run(s.ctx) where Run does s.ctx,
 // s.cancel = context.WithCancel(ctx)), nor a child of the long-lived ctx whose cancel the
-// server keeps, in a field or by the work's key in a map it holds (wctx, cancel :=
-// context.WithCancel(s.root); s.workers[id] = cancel: a worker StopWorker ends), nor one
+// server keeps, in a field, by the work's key in a map it holds or in a sync.Map that is not
+// a local, directly or through a function of the package it hands the cancel to (wctx, cancel
+// := context.WithCancel(s.root); s.workers[id] = cancel: a worker StopWorker ends;
+// s.cancels.Store(id, cancel): a connection's timer its Close ends), nor one
 // given to a job runner that derives each job's ctx from it and keeps the job's cancel by its
 // id: what the object does is its own work. A callee that only starts goroutines with the ctx
 // is still reported (a watch registered until the ctx ends). Nor is context.AfterFunc(s.base,

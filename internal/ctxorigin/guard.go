@@ -237,6 +237,59 @@ func storedIn(v ssa.Value, seen map[ssa.Value]bool) bool {
 			if storedIn(ref, seen) {
 				return true
 			}
+		case *ssa.MakeInterface: // boxed for a sync.Map the object holds: s.cancels.Store(id, cancel)
+			if keptInSyncMap(ref) {
+				return true
+			}
+		case *ssa.Call:
+			if keptByCallee(ref.Common(), v, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// syncMapValue gives, for each method of sync.Map that keeps a value, the index of the value
+// among a call's arguments (the receiver first).
+var syncMapValue = map[string]int{"Store": 2, "LoadOrStore": 2, "Swap": 2, "CompareAndSwap": 3}
+
+// keptInSyncMap reports whether the boxed value mi is kept by a sync.Map that is not a local of
+// the function: the value of its Store, LoadOrStore, Swap or CompareAndSwap, on a map held in a
+// field or returned by a call (metadata.Map(ctx).Store(key{}, cancel): the connection's).
+func keptInSyncMap(mi *ssa.MakeInterface) bool {
+	for _, ref := range *mi.Referrers() {
+		call, ok := ref.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		fn := Callee(call.Common())
+		args := call.Common().Args
+		if fn == nil || !typesutil.IsMethod(fn, "sync", "Map", fn.Name()) {
+			continue
+		}
+		i, keeps := syncMapValue[fn.Name()]
+		if !keeps || len(args) <= i || args[i] != mi {
+			continue
+		}
+		if _, local := args[0].(*ssa.Alloc); !local {
+			return true
+		}
+	}
+	return false
+}
+
+// keptByCallee reports whether the static callee of common, a function of the same package
+// with its body in sight, keeps the function value v it is given (store(ctx, cancel) putting
+// it in the connection's sync.Map): storedIn of its parameter.
+func keptByCallee(common *ssa.CallCommon, v ssa.Value, seen map[ssa.Value]bool) bool {
+	fn := common.StaticCallee()
+	if fn == nil || fn.Blocks == nil || fn.Pkg == nil || v.Parent() == nil || fn.Pkg != v.Parent().Pkg || len(fn.Params) != len(common.Args) {
+		return false
+	}
+	for k, a := range common.Args {
+		if a == v && storedIn(fn.Params[k], seen) {
+			return true
 		}
 	}
 	return false

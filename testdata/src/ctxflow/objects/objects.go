@@ -6,6 +6,7 @@ package objects
 
 import (
 	"context"
+	"sync"
 
 	"example.com/gen/catalogpb"
 )
@@ -162,3 +163,44 @@ type guard struct{ stop context.CancelFunc }
 
 // StopWorker ends a worker.
 func (p *Pool) StopWorker(id string) { p.workers[id]() }
+
+// Conns keeps each connection's timer in a sync.Map: a child of its lifetime ctx whose cancel
+// it stores by the connection's id, directly or through a helper of the package, for Close.
+type Conns struct {
+	catalogpb.UnimplementedCatalogServer
+	life    context.Context
+	cancels sync.Map
+}
+
+func (c *Conns) keep(id string, cancel func()) { c.cancels.Store(id, cancel) }
+
+// GetItem starts the connection's expiry timers; Close ends them.
+func (c *Conns) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*catalogpb.Item, error) {
+	tctx, cancel := context.WithCancel(c.life)
+	c.cancels.Store(req.GetId(), cancel)
+	go work(tctx, req.GetId())
+
+	hctx, hcancel := context.WithCancel(c.life)
+	c.keep(req.GetId()+"/helper", hcancel)
+	go work(hctx, req.GetId())
+
+	// Kept in a sync.Map local to the handler: nothing outlives it, the child is the
+	// connections' lifetime used for the request.
+	var local sync.Map
+	lctx, lcancel := context.WithCancel(c.life)
+	local.Store(req.GetId(), lcancel)
+	go work(lctx, req.GetId()) // want `objects\.work in handler Conns\.GetItem uses receiver field life, a ctx that outlives the request; pass ctx`
+
+	// Cancelled as the handler returns, never kept: reported.
+	dctx, dcancel := context.WithCancel(c.life)
+	defer dcancel()
+	go work(dctx, req.GetId()) // want `objects\.work in handler Conns\.GetItem uses receiver field life, a ctx that outlives the request; pass ctx`
+	return &catalogpb.Item{Id: req.GetId()}, nil
+}
+
+// Close ends a connection's timers.
+func (c *Conns) Close(id string) {
+	if cancel, ok := c.cancels.LoadAndDelete(id); ok {
+		cancel.(context.CancelFunc)()
+	}
+}
