@@ -208,12 +208,13 @@ func newDropper(pass *analysis.Pass, res *ctxssa.Result, info *ctxssa.Info, supp
 }
 
 // runs reports whether instr can run: its block is reached from its function's entry, a branch
-// on a constant (if false, a false const) taking only the way its value goes.
+// on a constant (if false, a false const), or on errors.As (or a wrapper of it) asked of an error
+// whose dynamic type is known to be the target's, taking only the way its value goes.
 func (d *dropper) runs(instr ssa.Instruction) bool {
 	fn := instr.Parent()
 	live, ok := d.live[fn]
 	if !ok {
-		live = ctxorigin.LiveBlocks(fn)
+		live = ctxorigin.LiveBlocksAs(fn, d.res.ErrorsAs)
 		d.live[fn] = live
 	}
 	return live[instr.Block()]

@@ -2,8 +2,12 @@ package ctxorigin
 
 import (
 	"go/constant"
+	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 // NeverMade reports whether the function literal fn is made only by code that never runs in
@@ -35,9 +39,20 @@ func NeverMade(fn *ssa.Function) bool {
 // false constant is not among them.
 func LiveBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool { return liveBlocks(fn) }
 
+// LiveBlocksAs is LiveBlocks with isAs telling the functions that answer as errors.As does (a
+// wrapper of it, by its fact).
+func LiveBlocksAs(fn *ssa.Function, isAs func(*types.Func) bool) map[*ssa.BasicBlock]bool {
+	return liveBlocksAs(fn, isAs)
+}
+
 // liveBlocks returns the blocks of fn that a path from its entry reaches, a branch on a
 // constant condition taking only the way its value goes.
 func liveBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
+	return liveBlocksAs(fn, func(f *types.Func) bool { return typesutil.IsFunc(f, "errors", "As") })
+}
+
+// liveBlocksAs is liveBlocks with isAs telling the functions that answer as errors.As does.
+func liveBlocksAs(fn *ssa.Function, isAs func(*types.Func) bool) map[*ssa.BasicBlock]bool {
 	live := make(map[*ssa.BasicBlock]bool)
 	if len(fn.Blocks) == 0 {
 		return live
@@ -55,8 +70,8 @@ func liveBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
 		queue = queue[1:]
 		succs := b.Succs
 		if cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
-			if c, ok := cond.Cond.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool {
-				if constant.BoolVal(c.Value) {
+			if v, known := knownCond(cond.Cond, isAs); known {
+				if v {
 					succs = succs[:1]
 				} else {
 					succs = succs[1:]
@@ -71,4 +86,71 @@ func liveBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
 		}
 	}
 	return live
+}
+
+// knownCond returns the value of a branch condition known without running it: a constant, its
+// negation, or errors.As(err, &target) on an err whose dynamic type is known and assignable to
+// the target's (concreteType): As answers true before it looks any further.
+func knownCond(v ssa.Value, isAs func(*types.Func) bool) (value, known bool) {
+	switch v := v.(type) {
+	case *ssa.Const:
+		if v.Value != nil && v.Value.Kind() == constant.Bool {
+			return constant.BoolVal(v.Value), true
+		}
+	case *ssa.UnOp:
+		if v.Op == token.NOT {
+			value, known = knownCond(v.X, isAs)
+			return !value, known
+		}
+	case *ssa.Call:
+		args := v.Common().Args
+		if !isAs(Callee(v.Common())) || len(args) != 2 {
+			return false, false
+		}
+		target, ok := args[1].(*ssa.MakeInterface)
+		if !ok {
+			return false, false
+		}
+		ptr, ok := target.X.Type().Underlying().(*types.Pointer)
+		if !ok {
+			return false, false
+		}
+		if t := concreteType(args[0], 0); t != nil && !types.IsInterface(ptr.Elem()) && types.AssignableTo(t, ptr.Elem()) {
+			return true, true
+		}
+	}
+	return false, false
+}
+
+// concreteType returns the dynamic type of the interface value v when it is known: made from a
+// value of that type (MakeInterface), or the single result of a function of the same package
+// every return of which makes it so (func InvalidArgument(msg string) error { return
+// &ApiError{…} }). Nil otherwise.
+func concreteType(v ssa.Value, depth int) types.Type {
+	if depth > 4 {
+		return nil
+	}
+	switch v := v.(type) {
+	case *ssa.MakeInterface:
+		return v.X.Type()
+	case *ssa.Call:
+		fn := v.Common().StaticCallee()
+		if fn == nil || fn.Blocks == nil || v.Parent() == nil || fn.Pkg != v.Parent().Pkg || fn.Signature.Results().Len() != 1 {
+			return nil
+		}
+		var t types.Type
+		for _, b := range fn.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok {
+				continue
+			}
+			rt := concreteType(ret.Results[0], depth+1)
+			if rt == nil || t != nil && !types.Identical(t, rt) {
+				return nil
+			}
+			t = rt
+		}
+		return t
+	}
+	return nil
 }

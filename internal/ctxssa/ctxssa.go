@@ -38,7 +38,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "build SSA, request scopes and ctx origins for deadlinelint's rules",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams), new(readsParams), new(startsCtx), new(dialsOnly), new(initsOnly), new(unusedParams), new(wrapsParams), new(watchesParams)},
+	FactTypes:  []analysis.Fact{new(ctxorigin.Returned), new(externalPkg), new(ignoresCtx), new(runsParams), new(summarised), new(runsFields), new(storesParams), new(readsParams), new(startsCtx), new(dialsOnly), new(initsOnly), new(unusedParams), new(wrapsParams), new(watchesParams), new(wrapsAs)},
 }
 
 // runsParams is the fact of a function or method that runs some of its func-typed
@@ -237,6 +237,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, d := range res.Directives.All() {
 		res.marked = res.marked || d.Kind == directive.Scope
 	}
+	exportWrapsAs(pass)
 	if res.External {
 		pass.ExportPackageFact(new(externalPkg))
 		if typesutil.ImportsContext(pass.Pkg) {
