@@ -22,8 +22,9 @@
 //     the body of a range-over-func loop): a single sleep, a rate limiter's penalty or a settle
 //     delay, is deliberate, and a loop whose every turn calls ctx.Err() or waits on ctx.Done()
 //     stops at its next turn;
-//   - any method M whose receiver also has MContext taking a ctx followed by M's parameters
-//     and returning M's results: drivers, clients and the module's own APIs alike — unless
+//   - any method M whose receiver also has MContext (or MCtx, go-zero's spelling) taking a
+//     ctx followed by M's parameters and returning M's results: drivers, clients and the
+//     module's own APIs alike — unless
 //     MContext only reads values from its ctx (slog's InfoContext; a method of the module that
 //     refers to its ctx only to log or read values, by its body or its fact: a lookup logging
 //     its miss with the caller's trace; for an interface, every implementation in sight does

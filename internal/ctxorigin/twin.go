@@ -2,19 +2,22 @@ package ctxorigin
 
 import (
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
-// twinSuffix is the conventional suffix of the ctx-taking variant of a method.
-const twinSuffix = "Context"
+// twinSuffixes are the conventional suffixes of the ctx-taking variant of a method: Context
+// (database/sql's QueryContext), and Ctx (go-zero's stores: Hget and HgetCtx, QueryRowCtx).
+var twinSuffixes = []string{"Context", "Ctx"}
 
-// Twin returns the method MContext of m's receiver type when m is a method M that takes
-// no ctx and MContext takes a context.Context followed by M's parameters and returns M's
-// results — database/sql's Query and QueryContext, a Dialer's Dial and DialContext, or a
-// user's Get and GetContext. A callback parameter may take a ctx first in MContext where it
+// Twin returns the method MContext (or MCtx) of m's receiver type when m is a method M that
+// takes no ctx and MContext takes a context.Context followed by M's parameters and returns M's
+// results — database/sql's Query and QueryContext, a Dialer's Dial and DialContext, go-zero's
+// Redis.Hget and HgetCtx, or a user's Get and GetContext. A callback parameter may take a ctx first in MContext where it
 // takes none in M (Retry(func() error) and RetryContext(ctx, func(ctx) error)), and MContext
 // may return an error more (Wait() and WaitContext(ctx) error); exact is false then, and the
 // rewrite is not mechanical. It returns nil otherwise, and when MContext only
@@ -29,16 +32,20 @@ func Twin(m *types.Func, noWork func(*types.Func) bool) (twin *types.Func, exact
 	if recv == nil || typesutil.CtxParamIndex(sig) >= 0 {
 		return nil, false
 	}
-	obj, _, _ := types.LookupFieldOrMethod(recv.Type(), true, m.Pkg(), m.Name()+twinSuffix)
-	twin, ok := obj.(*types.Func)
-	if !ok || twin.Signature().Results().Len() == 0 || IsReader(twin) || noWork(twin) {
-		return nil, false
+	for _, suffix := range twinSuffixes {
+		obj, _, _ := types.LookupFieldOrMethod(recv.Type(), true, m.Pkg(), m.Name()+suffix)
+		twin, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		if twin.Signature().Results().Len() == 0 || IsReader(twin) || noWork(twin) {
+			return nil, false
+		}
+		if ok, exact = isTwinSignature(sig, twin.Signature()); ok {
+			return twin, exact
+		}
 	}
-	ok, exact = isTwinSignature(sig, twin.Signature())
-	if !ok {
-		return nil, false
-	}
-	return twin, exact
+	return nil, false
 }
 
 // isTwinSignature reports whether twin's parameters are a context.Context followed by sig's,
@@ -89,7 +96,7 @@ func addsError(res, twin *types.Tuple) bool {
 // written as a call of Next() — whose body the ctx-less one is, not a call that loses the ctx.
 func IsVariantOf(fn *ssa.Function, callee *types.Func) bool {
 	obj, _ := fn.Object().(*types.Func)
-	if obj == nil || obj.Name() != callee.Name()+"Context" || obj.Pkg() != callee.Pkg() {
+	if obj == nil || !strings.HasPrefix(obj.Name(), callee.Name()) || !slices.Contains(twinSuffixes, obj.Name()[len(callee.Name()):]) || obj.Pkg() != callee.Pkg() {
 		return false
 	}
 	r1, r2 := obj.Signature().Recv(), callee.Signature().Recv()

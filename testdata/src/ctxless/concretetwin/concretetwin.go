@@ -1,5 +1,5 @@
 // Package concretetwin calls ctx-less methods of a concrete type of another package whose
-// Context twins it could call instead. A twin that refers to its ctx only to carry its values
+// Context (or Ctx) twins it could call instead. A twin that refers to its ctx only to carry its values
 // (a lookup logging its miss) loses no deadline beside the ctx-less method: no finding. A twin
 // that dials with it does.
 package concretetwin
@@ -13,8 +13,9 @@ import (
 
 type Server struct {
 	catalogpb.UnimplementedCatalogServer
-	pool *peers.Pool
-	own  *local
+	pool  *peers.Pool
+	own   *local
+	store *peers.Store
 }
 
 // local is the package's own: its twin reads the request's id and nothing else.
@@ -38,5 +39,9 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 		return nil, err
 	}
 	defer c.Close()
+	if _, err := s.store.Get(req.GetId()); err != nil { // want `Store\.Get in handler Server\.GetItem cannot be cancelled with the request; use GetCtx\(ctx, \.\.\.\)`
+		return nil, err
+	}
+	_ = s.store.Len() // LenCtx only logs with its ctx: silent
 	return &catalogpb.Item{Id: req.GetId()}, nil
 }
