@@ -233,8 +233,8 @@ func storedIn(v ssa.Value, seen map[ssa.Value]bool) bool {
 			if ref.Value == v && fieldMap(ref.Map) {
 				return true
 			}
-		case *ssa.ChangeType:
-			if storedIn(ref, seen) {
+		case *ssa.ChangeType, *ssa.Phi: // converted, or one of the cancels a phi keeps
+			if storedIn(ref.(ssa.Value), seen) {
 				return true
 			}
 		case *ssa.MakeInterface: // boxed for a sync.Map the object holds: s.cancels.Store(id, cancel)
@@ -367,8 +367,25 @@ func fieldMap(m ssa.Value) bool {
 // (valueflow.Captured: a worker's literal handed to a pool) — is the child a derivation returns
 // whose cancel function an object keeps (in a field, a map it holds, or a function literal
 // kept there): the lifetime of the work the object will stop, not the request's.
-func DerivedKept(v ssa.Value) bool {
-	ext, ok := valueflow.Captured(v).(*ssa.Extract)
+func DerivedKept(v ssa.Value) bool { return derivedKept(valueflow.Captured(v), make(map[ssa.Value]bool)) }
+
+// derivedKept is DerivedKept of a value already followed out of a literal's captures; a phi
+// (a child replaced by another on one path, its cancel with it: the phi of the cancels is
+// what is kept) is one when each of its edges is.
+func derivedKept(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if phi, ok := v.(*ssa.Phi); ok {
+		if seen[phi] {
+			return true
+		}
+		seen[phi] = true
+		for _, e := range phi.Edges {
+			if !derivedKept(e, seen) {
+				return false
+			}
+		}
+		return len(phi.Edges) > 0
+	}
+	ext, ok := v.(*ssa.Extract)
 	if !ok || ext.Index != 0 {
 		return false
 	}

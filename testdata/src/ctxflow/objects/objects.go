@@ -7,6 +7,7 @@ package objects
 import (
 	"context"
 	"sync"
+	"time"
 
 	"example.com/gen/catalogpb"
 )
@@ -183,6 +184,24 @@ func (c *Conns) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*ca
 	hctx, hcancel := context.WithCancel(c.life)
 	c.keep(req.GetId()+"/helper", hcancel)
 	go work(hctx, req.GetId())
+
+	// A child replaced by another on one path, the first cancelled there: the cancel kept is
+	// whichever is live, and so is the child.
+	pctx, pcancel := context.WithCancel(c.life)
+	if req.GetId() == "" {
+		pcancel()
+		pctx, pcancel = context.WithTimeout(c.life, time.Minute)
+	}
+	c.keep(req.GetId()+"/phi", pcancel)
+	go work(pctx, req.GetId())
+
+	// A kept child on one path, the lifetime itself on the other: reported.
+	xctx, xcancel := context.WithCancel(c.life)
+	c.keep(req.GetId()+"/either", xcancel)
+	if req.GetId() == "-" {
+		xctx = c.life
+	}
+	go work(xctx, req.GetId()) // want `objects\.work in handler Conns\.GetItem uses receiver field life, a ctx that outlives the request; pass ctx`
 
 	// Kept in a sync.Map local to the handler: nothing outlives it, the child is the
 	// connections' lifetime used for the request.
