@@ -282,7 +282,12 @@ func (*wrapsAs) String() string { return "wraps errors.As" }
 func exportWrapsAs(pass *analysis.Pass) {
 	wraps := make(map[*types.Func]bool)
 	isAs := func(fn *types.Func) bool {
-		return typesutil.IsFunc(fn, "errors", "As") || wraps[fn] || fn != nil && fn.Pkg() != pass.Pkg && pass.ImportObjectFact(fn, new(wrapsAs))
+		for _, pkg := range asFuncs {
+			if typesutil.IsFunc(fn, pkg, "As") {
+				return true
+			}
+		}
+		return wraps[fn] || fn != nil && fn.Pkg() != pass.Pkg && pass.ImportObjectFact(fn, new(wrapsAs))
 	}
 	for _, d := range declsOf(pass) {
 		if d.obj.Signature().Recv() == nil && asBody(pass.TypesInfo, d.fd, isAs) {
@@ -324,13 +329,21 @@ func asBody(info *types.Info, fd *ast.FuncDecl, isAs func(*types.Func) bool) boo
 	return true
 }
 
-// ErrorsAs reports whether fn is errors.As or a function that only calls it (wrapsAs).
+// asFuncs are the packages whose As answers as errors.As does, known by name: a dependency that
+// imports no context package is not analysed, so its wrapper has no fact (github.com/pkg/errors'
+// As calls errors.As; x/xerrors' checks assignability first in the same way).
+var asFuncs = []string{"errors", "github.com/pkg/errors", "golang.org/x/xerrors"}
+
+// ErrorsAs reports whether fn is errors.As, one of asFuncs, or a function that only calls one
+// (wrapsAs).
 func (r *Result) ErrorsAs(fn *types.Func) bool {
 	if fn == nil {
 		return false
 	}
-	if typesutil.IsFunc(fn, "errors", "As") {
-		return true
+	for _, pkg := range asFuncs {
+		if typesutil.IsFunc(fn, pkg, "As") {
+			return true
+		}
 	}
 	return r.pass.ImportObjectFact(fn, new(wrapsAs))
 }

@@ -25,6 +25,9 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if req.GetId() == "!" {
 		return nil, apierr.Conflict("taken") // silent
 	}
+	if req.GetId() == "#" {
+		return nil, apierr.Precondition("stale") // silent
+	}
 	if req.GetId() == "?" {
 		return nil, apierr.Aborted("retry") // want `apierr\.Aborted, called in handler Server\.GetItem, works with context\.TODO\(\)`
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"ctxbackground/knownas/errs"
+	pkgerrors "github.com/pkg/errors"
 )
 
 // Error is an API error.
@@ -48,7 +49,7 @@ func InvalidArgument(msg string) *Error {
 }
 
 // Wrapped returns err as an API error, or an internal one.
-func Wrapped(err error) *Error { // want Wrapped:"drops ctx: context.TODO\\(\\) at .*/apierr.go:52"
+func Wrapped(err error) *Error { // want Wrapped:"drops ctx: context.TODO\\(\\) at .*/apierr.go:53"
 	ctx := context.TODO()
 	var apiErr *Error
 	if !errors.As(err, &apiErr) {
@@ -70,12 +71,23 @@ func Conflict(msg string) *Error {
 }
 
 // Aborted checks with a function that is not a wrapper of errors.As: its branch may run.
-func Aborted(msg string) *Error { // want Aborted:"drops ctx: context.TODO\\(\\) at .*/apierr.go:74"
+func Aborted(msg string) *Error { // want Aborted:"drops ctx: context.TODO\\(\\) at .*/apierr.go:75"
 	ctx := context.TODO()
 	err := WithCode(10, msg)
 	var apiErr *Error
 	if !errs.AsEither(&apiErr, err) {
 		writeEvent(ctx, "apierr.Aborted", err)
+	}
+	return apiErr
+}
+
+// Precondition is InvalidArgument through github.com/pkg/errors' As: the same.
+func Precondition(msg string) *Error {
+	ctx := context.TODO()
+	err := WithCode(9, msg)
+	var apiErr *Error
+	if !pkgerrors.As(err, &apiErr) {
+		writeEvent(ctx, "apierr.Precondition", err)
 	}
 	return apiErr
 }
