@@ -367,7 +367,9 @@ func fieldMap(m ssa.Value) bool {
 // (valueflow.Captured: a worker's literal handed to a pool) — is the child a derivation returns
 // whose cancel function an object keeps (in a field, a map it holds, or a function literal
 // kept there): the lifetime of the work the object will stop, not the request's.
-func DerivedKept(v ssa.Value) bool { return derivedKept(valueflow.Captured(v), make(map[ssa.Value]bool)) }
+func DerivedKept(v ssa.Value) bool {
+	return derivedKept(valueflow.Captured(v), make(map[ssa.Value]bool))
+}
 
 // derivedKept is DerivedKept of a value already followed out of a literal's captures; a phi
 // (a child replaced by another on one path, its cancel with it: the phi of the cancels is
