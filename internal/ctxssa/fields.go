@@ -82,11 +82,13 @@ func (ig *ignoring) fieldUses() map[*types.Var][]ssa.Instruction {
 	return ig.fields
 }
 
-// storedForReads reports whether the Store of a ctx value into the field address addr keeps it
-// only to be read: the field is a read-only ctx field (see above) in the walker's mode, every
-// value loaded from it doing no work (noWork). A field whose loads are being judged counts as
-// one while they are (a logger's copy of itself, &richLogger{ctx: l.ctx}).
-func (ig *ignoring) storedForReads(addr *ssa.FieldAddr, depth int) bool {
+// storedForReads reports whether the Store of the ctx value v into the field address addr
+// keeps it only to be read: the field is a read-only ctx field (see above) in the walker's
+// mode, every value loaded from it doing no work (noWork). While a field's loads are being
+// judged, only a copy of the field into itself counts as a read (a logger's copy of itself,
+// &richLogger{ctx: l.ctx}); any other way back to it does not, so that no answer given on the
+// way (a function's, kept by the walker's memo) rests on an assumption about the field.
+func (ig *ignoring) storedForReads(addr *ssa.FieldAddr, v ssa.Value, depth int) bool {
 	if ig.mode == measures || ig.mode == inspects {
 		return false
 	}
@@ -99,7 +101,7 @@ func (ig *ignoring) storedForReads(addr *ssa.FieldAddr, depth int) bool {
 		return false
 	}
 	if ig.judging[f] {
-		return true
+		return ig.copyOf(v, f)
 	}
 	ig.judging[f] = true
 	defer delete(ig.judging, f)
@@ -109,6 +111,19 @@ func (ig *ignoring) storedForReads(addr *ssa.FieldAddr, depth int) bool {
 		}
 	}
 	return true
+}
+
+// copyOf reports whether v is the value of the field f itself: loaded through its address, or
+// taken from a struct value.
+func (ig *ignoring) copyOf(v ssa.Value, f *types.Var) bool {
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		fa, ok := v.X.(*ssa.FieldAddr)
+		return ok && v.Op == token.MUL && fieldOf(ig.pass.Pkg, fa) == f
+	case *ssa.Field:
+		return fieldOf(ig.pass.Pkg, v) == f
+	}
+	return false
 }
 
 // fieldUseReads reports whether v, a FieldAddr or Field selecting a read-only ctx field

@@ -564,7 +564,7 @@ func (ig *ignoring) noWork(v ssa.Value, depth int) bool {
 			// Spilled to the cell a function literal captures it by (a parameter a literal
 			// refers to): what is done with the cell's loads is what counts. Or kept in a field
 			// the package only reads values from (a logger's entry: fields.go).
-			if fa, ok := ref.Addr.(*ssa.FieldAddr); ok && ref.Val == v && ig.storedForReads(fa, depth) {
+			if fa, ok := ref.Addr.(*ssa.FieldAddr); ok && ref.Val == v && ig.storedForReads(fa, v, depth) {
 				continue
 			}
 			if cell, ok := ref.Addr.(*ssa.Alloc); !ok || ref.Val != v || !ig.cellNoWork(cell, depth) {
