@@ -17,8 +17,8 @@ var twinSuffixes = []string{"Context", "Ctx"}
 // Twin returns the method MContext (or MCtx) of m's receiver type when m is a method M that
 // takes no ctx and MContext takes a context.Context followed by M's parameters and returns M's
 // results — database/sql's Query and QueryContext, a Dialer's Dial and DialContext, go-zero's
-// Redis.Hget and HgetCtx, or a user's Get and GetContext. A callback parameter may take a ctx first in MContext where it
-// takes none in M (Retry(func() error) and RetryContext(ctx, func(ctx) error)), and MContext
+// Redis.Hget and HgetCtx, or a user's Get and GetContext. A callback parameter may take a ctx
+// first in MContext where it takes none in M (Retry(func() error) and RetryContext(ctx, func(ctx) error)), and MContext
 // may return an error more (Wait() and WaitContext(ctx) error); exact is false then, and the
 // rewrite is not mechanical. It returns nil otherwise, and when MContext only
 // reads values out of its ctx (slog's Logger.Info and InfoContext; noWork: an interface's
@@ -92,11 +92,17 @@ func addsError(res, twin *types.Tuple) bool {
 	return true
 }
 
+// twinName reports whether name is base followed by one of twinSuffixes.
+func twinName(name, base string) bool {
+	suffix, ok := strings.CutPrefix(name, base)
+	return ok && slices.Contains(twinSuffixes, suffix)
+}
+
 // IsVariantOf reports whether fn is the ctx-taking variant of callee — a NextContext(ctx)
 // written as a call of Next() — whose body the ctx-less one is, not a call that loses the ctx.
 func IsVariantOf(fn *ssa.Function, callee *types.Func) bool {
 	obj, _ := fn.Object().(*types.Func)
-	if obj == nil || !strings.HasPrefix(obj.Name(), callee.Name()) || !slices.Contains(twinSuffixes, obj.Name()[len(callee.Name()):]) || obj.Pkg() != callee.Pkg() {
+	if obj == nil || !twinName(obj.Name(), callee.Name()) || obj.Pkg() != callee.Pkg() {
 		return false
 	}
 	r1, r2 := obj.Signature().Recv(), callee.Signature().Recv()

@@ -100,6 +100,14 @@ func (r *repo) rowContext(ctx context.Context) *sql.Row { return r.row() }
 
 func (r *repo) row() *sql.Row { return r.db.QueryRow("SELECT id FROM accounts LIMIT 1") }
 
+// rowCtx is the same, in go-zero's spelling of the variant's name: no call that loses a ctx.
+func (r *repo) rowCtx(ctx context.Context) *sql.Row { return r.row() }
+
+// Ctx is no variant of row, only a method of that name: row loses the ctx it is given.
+func (r *repo) Ctx(ctx context.Context) *sql.Row {
+	return r.row() // want `repo\.row in repo\.Ctx ignores the ctx it is given, the request's from handler Server\.GetItem; use rowContext\(ctx\)`
+}
+
 // count declares that it does not use its ctx: its author's decision.
 func (r *repo) count(_ context.Context) (int, error) {
 	var n int

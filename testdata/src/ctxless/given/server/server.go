@@ -35,6 +35,8 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	_ = s.r.fresh(ctx, req.GetId())
 	_, _ = s.r.settle(ctx, "localhost:5432")
 	_ = s.r.rowContext(ctx)
+	_ = s.r.rowCtx(ctx)
+	_ = s.r.Ctx(ctx)
 	_, _ = s.r.count(ctx)
 	_ = s.r.copyRow(ctx, ctx, req.GetId())
 	s.r.refresh(ctx)
