@@ -18,14 +18,15 @@ var twinSuffixes = []string{"Context", "Ctx"}
 // takes no ctx and MContext takes a context.Context followed by M's parameters and returns M's
 // results — database/sql's Query and QueryContext, a Dialer's Dial and DialContext, go-zero's
 // Redis.Hget and HgetCtx, or a user's Get and GetContext. A callback parameter may take a ctx
-// first in MContext where it takes none in M (Retry(func() error) and RetryContext(ctx, func(ctx) error)), and MContext
-// may return an error more (Wait() and WaitContext(ctx) error); exact is false then, and the
-// rewrite is not mechanical. It returns nil otherwise, and when MContext only
-// reads values out of its ctx (slog's Logger.Info and InfoContext; noWork: an interface's
-// MContext every implementation of which does so, a logger interface's DebugContext): such a
-// call has no deadline to lose. Nor has one whose MContext returns nothing (glog's
-// Verbose.Info and InfoContext, out of sight): it cannot tell its caller that the ctx cut it
-// short, so the ctx is there for its values (a log line's trace), not to end work anyone waits on.
+// first in MContext where it takes none in M (Retry(func() error) and RetryContext(ctx,
+// func(ctx) error)), and MContext may return an error more (Wait() and WaitContext(ctx) error);
+// exact is false then, and the rewrite is not mechanical. It returns nil otherwise, and when
+// MContext only reads values out of its ctx (slog's Logger.Info and InfoContext; noWork: an
+// interface's MContext every implementation of which does so, a logger interface's
+// DebugContext): such a call has no deadline to lose. Nor has one whose MContext returns
+// nothing (glog's Verbose.Info and InfoContext, out of sight): it cannot tell its caller that
+// the ctx cut it short, so the ctx is there for its values (a log line's trace), not to end
+// work anyone waits on.
 func Twin(m *types.Func, noWork func(*types.Func) bool) (twin *types.Func, exact bool) {
 	sig := m.Signature()
 	recv := sig.Recv()
