@@ -214,7 +214,7 @@ func (d *dropper) runs(instr ssa.Instruction) bool {
 	fn := instr.Parent()
 	live, ok := d.live[fn]
 	if !ok {
-		live = ctxorigin.LiveBlocksAs(fn, d.res.ErrorsAs)
+		live = ctxorigin.LiveBlocks(fn, d.res.ErrorsAs)
 		d.live[fn] = live
 	}
 	return live[instr.Block()]

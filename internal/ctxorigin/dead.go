@@ -6,8 +6,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
 // NeverMade reports whether the function literal fn is made only by code that never runs in
@@ -25,7 +23,7 @@ func NeverMade(fn *ssa.Function) bool {
 	if NeverMade(parent) {
 		return true
 	}
-	live := liveBlocks(parent)
+	live := LiveBlocks(parent, IsErrorsAs)
 	for _, ref := range *fn.Referrers() {
 		if b := ref.Block(); b == nil || live[b] {
 			return false
@@ -35,24 +33,10 @@ func NeverMade(fn *ssa.Function) bool {
 }
 
 // LiveBlocks returns the blocks of fn that a path from its entry reaches, a branch on a
-// constant condition taking only the way its value goes: code under `if false { … }` or a
-// false constant is not among them.
-func LiveBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool { return liveBlocks(fn) }
-
-// LiveBlocksAs is LiveBlocks with isAs telling the functions that answer as errors.As does (a
-// wrapper of it, by its fact).
-func LiveBlocksAs(fn *ssa.Function, isAs func(*types.Func) bool) map[*ssa.BasicBlock]bool {
-	return liveBlocksAs(fn, isAs)
-}
-
-// liveBlocks returns the blocks of fn that a path from its entry reaches, a branch on a
-// constant condition taking only the way its value goes.
-func liveBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
-	return liveBlocksAs(fn, func(f *types.Func) bool { return typesutil.IsFunc(f, "errors", "As") })
-}
-
-// liveBlocksAs is liveBlocks with isAs telling the functions that answer as errors.As does.
-func liveBlocksAs(fn *ssa.Function, isAs func(*types.Func) bool) map[*ssa.BasicBlock]bool {
+// condition known without running it (knownCond) taking only the way its value goes: code
+// under `if false { … }` or a false constant is not among them. isAs tells the functions that
+// answer as errors.As does (IsErrorsAs, and wrappers of it by their facts).
+func LiveBlocks(fn *ssa.Function, isAs func(*types.Func) bool) map[*ssa.BasicBlock]bool {
 	live := make(map[*ssa.BasicBlock]bool)
 	if len(fn.Blocks) == 0 {
 		return live

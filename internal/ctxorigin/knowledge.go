@@ -220,3 +220,18 @@ func recordsMeasurement(fn *types.Func) bool {
 	opts, ok := params.At(2).Type().(*types.Slice)
 	return ok && (typesutil.IsNamed(opts.Elem(), otelMetric, "AddOption") || typesutil.IsNamed(opts.Elem(), otelMetric, "RecordOption"))
 }
+
+// asFuncs are the packages whose As answers as errors.As does, known by name: a dependency that
+// imports no context package is not analysed, so no fact tells that github.com/pkg/errors' As
+// calls errors.As; x/xerrors' checks assignability first in the same way.
+var asFuncs = []string{"errors", "github.com/pkg/errors", "golang.org/x/xerrors"}
+
+// IsErrorsAs reports whether fn is errors.As or one of the As functions that answer as it does.
+func IsErrorsAs(fn *types.Func) bool {
+	for _, pkg := range asFuncs {
+		if typesutil.IsFunc(fn, pkg, "As") {
+			return true
+		}
+	}
+	return false
+}

@@ -5,9 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
@@ -34,30 +32,18 @@ func ctxField(pkg *types.Package, v *types.Var) *types.Var {
 
 // fieldOf returns the ctx field the instruction (a FieldAddr or a Field) selects, or nil.
 func fieldOf(pkg *types.Package, instr ssa.Instruction) *types.Var {
-	var t types.Type
-	var index int
 	switch instr := instr.(type) {
 	case *ssa.FieldAddr:
-		p, ok := instr.X.Type().Underlying().(*types.Pointer)
-		if !ok {
-			return nil
-		}
-		t, index = p.Elem(), instr.Field
+		return ctxField(pkg, typesutil.FieldVar(instr.X.Type(), instr.Field))
 	case *ssa.Field:
-		t, index = instr.X.Type(), instr.Field
-	default:
-		return nil
+		return ctxField(pkg, typesutil.FieldVar(instr.X.Type(), instr.Field))
 	}
-	s, ok := t.Underlying().(*types.Struct)
-	if !ok || index >= s.NumFields() {
-		return nil
-	}
-	return ctxField(pkg, s.Field(index))
+	return nil
 }
 
 // fieldUses indexes the instructions of the package's functions that select one of its ctx
 // fields, made on first need. A field also selected in a generated file, whose functions are
-// not among those, maps to nil: its uses are not all in sight.
+// not among those, is unseen: its uses are not all in sight.
 func (ig *ignoring) fieldUses() map[*types.Var][]ssa.Instruction {
 	if ig.fields != nil {
 		return ig.fields
@@ -75,7 +61,6 @@ func (ig *ignoring) fieldUses() map[*types.Var][]ssa.Instruction {
 	for sel, s := range ig.pass.TypesInfo.Selections {
 		v, _ := s.Obj().(*types.Var)
 		if f := ctxField(ig.pass.Pkg, v); f != nil && ig.res.Generated(sel.Pos()) {
-			ig.fields[f] = nil
 			ig.unseen[f] = true
 		}
 	}
@@ -279,86 +264,4 @@ func (r *readOnlyFields) storedIn(e ast.Expr, stack []ast.Node) bool {
 		}
 	}
 	return false
-}
-
-// wrapsAs is the fact of a function that only calls errors.As with its two parameters and
-// returns the answer (github.com/pkg/errors.As, a module's own errors.As): a condition on its
-// call is known when one on errors.As's would be (ctxorigin.LiveBlocksAs).
-type wrapsAs struct{}
-
-// AFact marks wrapsAs as an analysis fact.
-func (*wrapsAs) AFact() {}
-
-func (*wrapsAs) String() string { return "wraps errors.As" }
-
-// exportWrapsAs exports wrapsAs for each function of the package whose body is `return
-// errors.As(err, target)` — or the same call of a function with the fact — with its own two
-// parameters, in order.
-func exportWrapsAs(pass *analysis.Pass) {
-	wraps := make(map[*types.Func]bool)
-	isAs := func(fn *types.Func) bool {
-		for _, pkg := range asFuncs {
-			if typesutil.IsFunc(fn, pkg, "As") {
-				return true
-			}
-		}
-		return wraps[fn] || fn != nil && fn.Pkg() != pass.Pkg && pass.ImportObjectFact(fn, new(wrapsAs))
-	}
-	for _, d := range declsOf(pass) {
-		if d.obj.Signature().Recv() == nil && asBody(pass.TypesInfo, d.fd, isAs) {
-			wraps[d.obj] = true
-			pass.ExportObjectFact(d.obj, new(wrapsAs))
-		}
-	}
-}
-
-// asBody reports whether fd's body is a single return of a call of an As (isAs) with fd's two
-// parameters, in order.
-func asBody(info *types.Info, fd *ast.FuncDecl, isAs func(*types.Func) bool) bool {
-	params := fd.Type.Params.List
-	var names []*ast.Ident
-	for _, f := range params {
-		names = append(names, f.Names...)
-	}
-	if len(names) != 2 || len(fd.Body.List) != 1 {
-		return false
-	}
-	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 {
-		return false
-	}
-	call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
-	if !ok || len(call.Args) != 2 {
-		return false
-	}
-	fn, _ := typeutil.Callee(info, call).(*types.Func)
-	if !isAs(fn) {
-		return false
-	}
-	for i, a := range call.Args {
-		id, ok := ast.Unparen(a).(*ast.Ident)
-		if !ok || info.Uses[id] == nil || info.Uses[id] != info.Defs[names[i]] {
-			return false
-		}
-	}
-	return true
-}
-
-// asFuncs are the packages whose As answers as errors.As does, known by name: a dependency that
-// imports no context package is not analysed, so its wrapper has no fact (github.com/pkg/errors'
-// As calls errors.As; x/xerrors' checks assignability first in the same way).
-var asFuncs = []string{"errors", "github.com/pkg/errors", "golang.org/x/xerrors"}
-
-// ErrorsAs reports whether fn is errors.As, one of asFuncs, or a function that only calls one
-// (wrapsAs).
-func (r *Result) ErrorsAs(fn *types.Func) bool {
-	if fn == nil {
-		return false
-	}
-	for _, pkg := range asFuncs {
-		if typesutil.IsFunc(fn, pkg, "As") {
-			return true
-		}
-	}
-	return r.pass.ImportObjectFact(fn, new(wrapsAs))
 }
