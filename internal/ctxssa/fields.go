@@ -224,7 +224,7 @@ func (r *readOnlyFields) readUse(e ast.Expr, stack []ast.Node, reads func(*types
 // storedIn reports whether e is the value stored in a read-only field candidate: T{f: e},
 // T{e} in f's position, or x.f = e.
 func (r *readOnlyFields) storedIn(e ast.Expr, stack []ast.Node) bool {
-	if r == nil || len(stack) == 0 {
+	if len(stack) == 0 {
 		return false
 	}
 	switch p := stack[len(stack)-1].(type) {

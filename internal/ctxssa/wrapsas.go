@@ -11,8 +11,8 @@ import (
 )
 
 // wrapsAs is the fact of a function that only calls errors.As with its two parameters and
-// returns the answer (a module's own errors.As): a condition on its
-// call is known when one on errors.As's would be (ctxorigin.LiveBlocks).
+// returns the answer (a module's own errors.As): a condition on its call is known when one on
+// errors.As's would be (ctxorigin.LiveBlocks).
 type wrapsAs struct{}
 
 // AFact marks wrapsAs as an analysis fact.

@@ -1,9 +1,10 @@
 // Package generickey holds a handler that hands root contexts to work that only reads values
 // from them: a notifier reading a dependency's generic context key, whose Value calls its
 // ValueOk (a generic method calling another); the same shape in the user's own code; and
-// logrus's WithContext, which keeps the ctx in the entry it returns for the hooks that read its
-// values. Nothing a deadline bounds runs with those roots: nothing is reported. A generic
-// method that waits on its ctx, or hands it to a query, is work: a root handed to it is.
+// logrus's WithContext and zerolog's Event.Ctx, which keep the ctx in the entry for the hooks
+// that read its values. Nothing a deadline bounds runs with those roots: nothing is reported.
+// A generic method that waits on its ctx, or hands it to a query, is work: a root handed to it
+// is.
 package generickey
 
 import (
@@ -13,6 +14,7 @@ import (
 	"ctxbackground/generickey/label"
 	"example.com/ctxkey"
 	"example.com/gen/catalogpb"
+	"github.com/rs/zerolog"
 	"github.com/sirupsen/logrus"
 )
 
@@ -50,6 +52,7 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	_ = label.Tenant.Get(context.TODO())                                       // the user's own generic key: silent
 	logrus.WithContext(context.Background()).Debugf("get %s", req.GetId())     // kept for the hooks: silent
 	s.log.WithContext(context.TODO()).WithField("id", req.GetId()).Info("get") // silent
+	zerolog.Info().Ctx(context.TODO()).Msg("get")                              // kept for the hooks: silent
 	_ = check(context.Background(), req.GetId())                               // a helper that only logs: silent
 	if _, err := origin.Wait(context.Background()); err != nil {               // want `context.Background\(\) in handler Server.GetItem drops the caller's deadline`
 		return nil, err
