@@ -3,7 +3,6 @@ package ctxbackground
 import (
 	_ "embed"
 	"fmt"
-	"go/token"
 	"go/types"
 	"slices"
 
@@ -163,10 +162,6 @@ func tiedFrom(info *ctxssa.Info, root *ssa.Call, v ssa.Value, depth int) bool {
 				tied = true
 				continue
 			}
-			if endsWithStream(info, ref) {
-				tied = true
-				continue
-			}
 			if !info.Origins.Wraps(ref, v) || !carriesRoot(info, root, ref) || !tiedFrom(info, root, ref, depth+1) {
 				return false
 			}
@@ -176,148 +171,6 @@ func tiedFrom(info *ctxssa.Info, root *ssa.Call, v ssa.Value, depth int) bool {
 		}
 	}
 	return tied
-}
-
-// endsWithStream reports whether call is errgroup.WithContext(root) whose group runs a literal
-// that returns the error of the request stream's Recv when it fails (as it is, or handed to a
-// call that wraps it: fmt.Errorf("recv: %w", err)): the stream's end or cancellation makes Recv
-// fail, the group's ctx is cancelled the first time one of its functions returns an error, and
-// the work done with it stops with the request — a stream handler's goroutines coordinated on a
-// root of their own, tied to the stream by hand.
-func endsWithStream(info *ctxssa.Info, call *ssa.Call) bool {
-	if !typesutil.IsFunc(ctxorigin.Callee(call.Common()), typesutil.ErrgroupPath, "WithContext") {
-		return false
-	}
-	for _, ref := range *call.Referrers() {
-		group, ok := ref.(*ssa.Extract)
-		if !ok || group.Index != 0 {
-			continue
-		}
-		for _, gref := range *group.Referrers() {
-			g, ok := gref.(*ssa.Call)
-			if !ok || !typesutil.IsMethod(ctxorigin.Callee(g.Common()), typesutil.ErrgroupPath, "Group", "Go") || len(g.Call.Args) != 2 {
-				continue
-			}
-			if mc, ok := g.Call.Args[1].(*ssa.MakeClosure); ok && returnsRecvError(info, mc) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// returnsRecvError reports whether the literal mc makes calls Recv on the request stream of a
-// scope (captured from it) and returns that call's error on a way out.
-func returnsRecvError(info *ctxssa.Info, mc *ssa.MakeClosure) bool {
-	lit := mc.Fn.(*ssa.Function)
-	for _, b := range lit.Blocks {
-		for _, instr := range b.Instrs {
-			recv, ok := instr.(*ssa.Call)
-			if !ok || !recv.Call.IsInvoke() || recv.Call.Method.Name() != "Recv" || !requestStream(info, lit, mc, recv.Call.Value) {
-				continue
-			}
-			for _, ref := range *recv.Referrers() {
-				if err, ok := ref.(*ssa.Extract); ok && err.Index == 1 && returned(lit, err) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// requestStream reports whether v, in the literal lit that mc makes, is the request stream
-// parameter of a scope, captured: a free variable bound to it, or loaded from the cell it was
-// moved to, which nothing else is stored into.
-func requestStream(info *ctxssa.Info, lit *ssa.Function, mc *ssa.MakeClosure, v ssa.Value) bool {
-	load, byRef := v.(*ssa.UnOp)
-	if byRef && load.Op == token.MUL {
-		v = load.X
-	}
-	fv, ok := v.(*ssa.FreeVar)
-	if !ok {
-		return false
-	}
-	i := slices.Index(lit.FreeVars, fv)
-	if i < 0 || i >= len(mc.Bindings) {
-		return false
-	}
-	b := mc.Bindings[i]
-	if cell, ok := b.(*ssa.Alloc); ok && byRef {
-		b = nil
-		for _, ref := range *cell.Referrers() {
-			if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
-				if b != nil {
-					return false // assigned again
-				}
-				b = st.Val
-			}
-		}
-	}
-	p, ok := b.(*ssa.Parameter)
-	return ok && info.Scopes.IsRequestStream(p)
-}
-
-// returned reports whether fn returns err, or the result of a call it hands err to (a wrap),
-// on one of its ways out — directly, or through the cell a function with deferred calls keeps
-// its result in until they have run.
-func returned(fn *ssa.Function, err ssa.Value) bool {
-	for _, b := range fn.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(ret.Results) != 1 {
-			continue
-		}
-		r := ret.Results[0]
-		if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL {
-			if cell, ok := load.X.(*ssa.Alloc); ok {
-				for _, ref := range *cell.Referrers() {
-					if st, ok := ref.(*ssa.Store); ok && st.Addr == cell && isOrWraps(st.Val, err) {
-						return true
-					}
-				}
-			}
-			continue
-		}
-		if isOrWraps(r, err) {
-			return true
-		}
-	}
-	return false
-}
-
-// isOrWraps reports whether v is err, or the result of a call it hands err to (a wrap).
-func isOrWraps(v, err ssa.Value) bool {
-	if call, ok := v.(*ssa.Call); ok {
-		return slices.ContainsFunc(call.Call.Args, func(a ssa.Value) bool { return holds(a, err) })
-	}
-	return v == err
-}
-
-// holds reports whether the argument a is err, err in an interface, or a variadic list one of
-// whose elements is (fmt.Errorf("recv: %w", err)).
-func holds(a, err ssa.Value) bool {
-	switch a := a.(type) {
-	case *ssa.MakeInterface:
-		return a.X == err
-	case *ssa.ChangeInterface:
-		return a.X == err // error to any
-	case *ssa.Slice:
-		array, ok := a.X.(*ssa.Alloc)
-		if !ok {
-			return false
-		}
-		for _, ref := range *array.Referrers() {
-			if elem, ok := ref.(*ssa.IndexAddr); ok {
-				for _, eref := range *elem.Referrers() {
-					if st, ok := eref.(*ssa.Store); ok && st.Addr == elem && holds(st.Val, err) {
-						return true
-					}
-				}
-			}
-		}
-		return false
-	}
-	return a == err
 }
 
 // carriesRoot reports whether call returns one ctx, derived from root and nothing else, with no

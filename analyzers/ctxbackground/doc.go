@@ -84,9 +84,7 @@
 // once the ctx is done (context.AfterFunc, after <-ctx.Done() or in its select case), a root
 // made cancellable and cancelled when the request's ctx is done (context.WithCancel of it, with
 // context.AfterFunc(ctx, cancel), or with a goroutine that waits for ctx.Done() and then calls
-// cancel: it lives as long as the request, in every rule), a root given to errgroup.WithContext
-// in a stream handler whose group runs a literal returning the request stream's Recv error (its
-// failure cancels the group: the goroutines stop with the stream), a
+// cancel: it lives as long as the request, in every rule), a
 // root handed to a function value loaded from a field (out of sight), a root handed to a ctx
 // setter (a method taking only a ctx and returning nothing) as an object's idle ctx — the reset
 // after the work the function did with the same object's ctx set through the same setter
