@@ -252,16 +252,9 @@ func (w *walk) contents(v ssa.Value, depth int) {
 	case *ssa.ChangeInterface:
 		w.contents(v.X, depth+1)
 	case *ssa.Slice: // a format's variadic arguments
-		if alloc, ok := v.X.(*ssa.Alloc); ok {
-			for _, ref := range *alloc.Referrers() {
-				if ia, ok := ref.(*ssa.IndexAddr); ok {
-					for _, r := range *ia.Referrers() {
-						if st, ok := r.(*ssa.Store); ok && st.Addr == ia {
-							w.contents(st.Val, depth+1)
-						}
-					}
-				}
-			}
+		vals, _ := ctxorigin.ListedArgs(v)
+		for _, val := range vals {
+			w.contents(val, depth+1)
 		}
 	case *ssa.Call:
 		w.call(v, depth)

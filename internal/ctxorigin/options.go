@@ -216,37 +216,54 @@ const (
 	optUnknown                       // may write F otherwise, or its *T goes out of sight
 )
 
-// passesOnly reports whether arg, the variadic options of a call, is a list written out at the
-// call of which one option sets f to true and none other writes f.
-func passesOnly(arg ssa.Value, f *types.Var, pkg *ssa.Package) bool {
+// ListedArgs returns the values a variadic argument holds when the call writes its list out
+// (f(a, b) with f(xs ...T) packs a and b into a local array it slices): the values stored into
+// the array's elements, and whether the array is used for nothing else. Nil and false for
+// any other argument (a slice handed on, xs...).
+func ListedArgs(arg ssa.Value) (vals []ssa.Value, only bool) {
 	slice, ok := arg.(*ssa.Slice)
 	if !ok {
-		return false
+		return nil, false
 	}
 	array, ok := slice.X.(*ssa.Alloc)
 	if !ok {
-		return false
+		return nil, false
 	}
-	sets := false
+	only = true
 	for _, ref := range *array.Referrers() {
 		if ref == slice {
 			continue
 		}
 		elem, ok := ref.(*ssa.IndexAddr)
 		if !ok {
-			return false
+			only = false
+			continue
 		}
 		for _, eref := range *elem.Referrers() {
-			store, ok := eref.(*ssa.Store)
-			if !ok || store.Addr != elem {
-				return false
+			if store, ok := eref.(*ssa.Store); ok && store.Addr == elem {
+				vals = append(vals, store.Val)
+			} else {
+				only = false
 			}
-			switch optionDoes(store.Val, f, pkg) {
-			case optSetsTrue:
-				sets = true
-			case optUnknown:
-				return false
-			}
+		}
+	}
+	return vals, only
+}
+
+// passesOnly reports whether arg, the variadic options of a call, is a list written out at the
+// call of which one option sets f to true and none other writes f.
+func passesOnly(arg ssa.Value, f *types.Var, pkg *ssa.Package) bool {
+	opts, only := ListedArgs(arg)
+	if !only {
+		return false
+	}
+	sets := false
+	for _, o := range opts {
+		switch optionDoes(o, f, pkg) {
+		case optSetsTrue:
+			sets = true
+		case optUnknown:
+			return false
 		}
 	}
 	return sets
