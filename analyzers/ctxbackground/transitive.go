@@ -361,9 +361,6 @@ func (d *dropper) ownRoots(fn *ssa.Function, dr *drop) {
 			if !onBehalf(s.Instr) || !d.runs(s.Instr) || dynamic(s.Instr) || s.Func != nil && d.res.CallIgnoresCtx(s.Instr.Common()) || d.res.DialsOnly(s.Func) || d.startsOnly(s) {
 				continue // not work: a callee that does nothing with the ctx (a span, a log line) loses nothing, a dial's conn outlives the request, a goroutine it starts has a lifetime of its own
 			}
-			if ctxorigin.OptionsSwitchOff(s.Instr, s.Ctx) {
-				continue // the options it is given switch off what it does with the ctx (errors.E(ctx, WithoutEvent(), …))
-			}
 			if s.Func != nil && d.res.CallInitializesOnly(s.Instr.Common()) {
 				continue // work only on the first use of shared state it keeps (an ID read once): initialisation for every later caller
 			}

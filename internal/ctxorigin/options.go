@@ -4,43 +4,49 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/deadlinelint/deadlinelint/internal/typesutil"
 )
 
-// OptionsSwitchOff reports whether call passes functional options that switch off every use
-// its callee makes of the ctx argument ctx. The callee is a function of the call's package
-// whose last parameter is variadic options (opt ...Option, Option a func(*T)); it builds a T by
-// applying them in turn with a function of the package (opts := GetOpts(opt...)) and uses its
-// ctx only where a bool field F of that T is false (`if opts.withoutEvent { return err }`
-// before the event is written with the ctx). Among the options the call writes out, each made
-// by a function of the package (WithoutEvent(), WithMsg(m)) or a declared function, one sets F
-// to true and no other writes F: errors.E(ctx, WithoutEvent(), WithMsg(m)) does no work with
-// its ctx. Options handed on from elsewhere (E(ctx, opt...)), an option that may write F
-// otherwise (WithEvent(), WithoutEventIf(b)) or one whose *T goes where it cannot be followed
-// keep the call's ctx in use.
-func OptionsSwitchOff(call ssa.CallInstruction, ctx ssa.Value) bool {
-	common := call.Common()
+// OptionsSwitchOff reports whether the call passes functional options that switch off every
+// use its callee makes of its ctx. The callee is a function of the package analysed (its body
+// is here) whose one ctx parameter is followed, last, by variadic options (opt ...Option,
+// Option a func(*T)); it builds a T by applying them in turn with a function of the package
+// (opts := GetOpts(opt...)) and uses its ctx only where a bool field F of that T is false (`if
+// opts.withoutEvent { return err }` before the event is written with the ctx). Among the options
+// the call writes out, each made by a function of the package (WithoutEvent(), WithMsg(m)) or a
+// declared function, one sets F to true and no other writes F: errors.E(ctx, WithoutEvent(),
+// WithMsg(m)) does no work with its ctx. Options handed on from elsewhere (E(ctx, opt...)), an
+// option that may write F otherwise (WithEvent(), WithoutEventIf(b)) or one whose *T goes where
+// it cannot be followed keep the call's ctx in use.
+func OptionsSwitchOff(common *ssa.CallCommon) bool {
 	fn := common.StaticCallee()
-	if fn == nil || fn.Blocks == nil || call.Parent() == nil || fn.Pkg != call.Parent().Pkg ||
-		!fn.Signature.Variadic() || len(common.Args) != len(fn.Params) {
+	if fn == nil || fn.Blocks == nil || !fn.Signature.Variadic() || len(common.Args) != len(fn.Params) {
 		return false
 	}
-	k := slices.Index(common.Args, ctx)
-	if k < 0 || k == len(fn.Params)-1 {
+	opt := fn.Params[len(fn.Params)-1]
+	var ctx *ssa.Parameter
+	for _, p := range fn.Params[:len(fn.Params)-1] {
+		if typesutil.IsContext(p.Type()) {
+			if ctx != nil {
+				return false // two ctx parameters
+			}
+			ctx = p
+		}
+	}
+	if ctx == nil {
 		return false
 	}
-	f := switchField(fn, fn.Params[k], fn.Params[len(fn.Params)-1])
+	f := switchField(ctx, opt)
 	return f != nil && passesOnly(common.Args[len(common.Args)-1], f, fn.Pkg)
 }
 
 // switchField returns the bool field F of the options fn builds from its options parameter opt
 // such that every use fn makes of its parameter p runs only when F is false; nil when there is
 // none (p unused, a use not under such a branch, two uses under different fields).
-func switchField(fn *ssa.Function, p, opt *ssa.Parameter) *types.Var {
+func switchField(p, opt *ssa.Parameter) *types.Var {
 	var field *types.Var
 	uses := 0
 	for _, ref := range *p.Referrers() {
@@ -48,7 +54,7 @@ func switchField(fn *ssa.Function, p, opt *ssa.Parameter) *types.Var {
 			continue
 		}
 		uses++
-		f := falseUnder(fn, ref.Block(), opt)
+		f := falseUnder(ref.Block(), opt)
 		if f == nil || field != nil && f != field {
 			return nil
 		}
@@ -62,7 +68,7 @@ func switchField(fn *ssa.Function, p, opt *ssa.Parameter) *types.Var {
 
 // falseUnder returns the field F of the options built from opt such that block b runs only
 // after a branch on F took its false way; nil when none does.
-func falseUnder(fn *ssa.Function, b *ssa.BasicBlock, opt *ssa.Parameter) *types.Var {
+func falseUnder(b *ssa.BasicBlock, opt *ssa.Parameter) *types.Var {
 	if b == nil {
 		return nil
 	}
@@ -71,7 +77,7 @@ func falseUnder(fn *ssa.Function, b *ssa.BasicBlock, opt *ssa.Parameter) *types.
 		if !ok {
 			continue
 		}
-		f, negated := optionField(fn, cond.Cond, opt)
+		f, negated := optionField(cond.Cond, opt)
 		if f == nil {
 			continue
 		}
@@ -88,33 +94,31 @@ func falseUnder(fn *ssa.Function, b *ssa.BasicBlock, opt *ssa.Parameter) *types.
 
 // optionField returns the bool field a condition reads from the options built from opt
 // (opts.F, or !opts.F with negated true); nil when it reads none.
-func optionField(fn *ssa.Function, v ssa.Value, opt *ssa.Parameter) (f *types.Var, negated bool) {
+func optionField(v ssa.Value, opt *ssa.Parameter) (f *types.Var, negated bool) {
 	switch v := v.(type) {
 	case *ssa.UnOp:
 		if v.Op == token.NOT {
-			f, negated = optionField(fn, v.X, opt)
+			f, negated = optionField(v.X, opt)
 			return f, !negated
 		}
 		addr, ok := v.X.(*ssa.FieldAddr)
 		if v.Op != token.MUL || !ok {
-			return nil, false
+			break
 		}
-		f = typesutil.FieldVar(addr.X.Type(), addr.Field)
-		if !builtFrom(addr.X, opt, f) {
-			return nil, false
+		if f = typesutil.FieldVar(addr.X.Type(), addr.Field); isBool(f) && builtFrom(addr.X, opt, f) {
+			return f, false
 		}
 	case *ssa.Field:
-		f = typesutil.FieldVar(v.X.Type(), v.Field)
-		if !builtFrom(v.X, opt, f) {
-			return nil, false
+		if f = typesutil.FieldVar(v.X.Type(), v.Field); isBool(f) && builtFrom(v.X, opt, f) {
+			return f, false
 		}
-	default:
-		return nil, false
 	}
-	if f == nil || !types.Identical(f.Type(), types.Typ[types.Bool]) {
-		return nil, false
-	}
-	return f, false
+	return nil, false
+}
+
+// isBool reports whether f is a bool field.
+func isBool(f *types.Var) bool {
+	return f != nil && types.Identical(f.Type(), types.Typ[types.Bool])
 }
 
 // builtFrom reports whether v holds the options a function of the package builds by applying

@@ -300,13 +300,14 @@ func (r *Result) InterfaceNoWork(m *types.Func) bool {
 }
 
 // CallIgnoresCtx reports whether the call does no work with the ctx it is given: its callee
-// ignores its ctx (IgnoresCtx) or, for an interface call, every implementation in sight does
-// (an interface of the user's code whose one store reads an in-memory cache). No implementation
-// in sight, and the call may do anything.
+// ignores its ctx (IgnoresCtx), the options the call writes out switch off all the callee does
+// with it (ctxorigin.OptionsSwitchOff: errors.E(ctx, WithoutEvent(), …)), or, for an interface
+// call, every implementation in sight ignores it (an interface of the user's code whose one
+// store reads an in-memory cache). No implementation in sight, and the call may do anything.
 func (r *Result) CallIgnoresCtx(common *ssa.CallCommon) bool {
 	if !common.IsInvoke() {
 		fn := ctxorigin.Callee(common)
-		return fn != nil && r.IgnoresCtx(fn)
+		return fn != nil && (r.IgnoresCtx(fn) || ctxorigin.OptionsSwitchOff(common))
 	}
 	r.igMu.Lock()
 	defer r.igMu.Unlock()
