@@ -549,7 +549,8 @@ func otherOperand(b *ssa.BinOp, v ssa.Value) ssa.Value {
 
 // givenRequestCtx reports whether call takes a ctx, and is given the request's ctx or one
 // derived from it, on every path; and may work with it (a function of the module known to
-// ignore its ctx returns no error of it).
+// ignore its ctx returns no error of it, nor does a function value whose every value, in
+// sight, ignores it).
 func (c *checker) givenRequestCtx(call *ssa.Call) bool {
 	common := call.Common()
 	ctx := ctxArgument(common)
@@ -566,7 +567,7 @@ func (c *checker) givenRequestCtx(call *ssa.Call) bool {
 		return false
 	}
 	fn := ctxorigin.Callee(common)
-	return fn == nil || !c.res.CallIgnoresCtx(common) && !ctxorigin.IsReader(fn)
+	return !c.res.CallIgnoresCtx(common) && (fn == nil || !ctxorigin.IsReader(fn))
 }
 
 // requestCtxErr reports whether common is ctx.Err() on the request's ctx or one derived from it

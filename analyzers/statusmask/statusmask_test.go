@@ -15,5 +15,5 @@ func TestStatusMask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fixcheck.Offered(t, analysistest.RunWithSuggestedFixes(t, dir, statusmask.Analyzer, "statusmask/grpcsvc", "statusmask/connectsvc", "statusmask/evil", "statusmask/detached", "statusmask/idle", "statusmask/httpdo", "statusmask/mocked", "statusmask/embedded", "statusmask/helper", "statusmask/optoff"))
+	fixcheck.Offered(t, analysistest.RunWithSuggestedFixes(t, dir, statusmask.Analyzer, "statusmask/grpcsvc", "statusmask/connectsvc", "statusmask/evil", "statusmask/detached", "statusmask/idle", "statusmask/httpdo", "statusmask/mocked", "statusmask/embedded", "statusmask/helper", "statusmask/optoff", "statusmask/funcfield"))
 }

@@ -220,7 +220,22 @@ const maxDepth = 8
 // Values returns the functions the func-typed value v may hold, or nil when one of the ways it
 // is made is out of sight (a parameter, a type assertion).
 func (r *Resolver) Values(v ssa.Value) []Target {
-	ts, ok := r.values(v, 0)
+	return r.valuesIn(v, valueflow.Lenient)
+}
+
+// Held returns the functions the func-typed value v may hold when every one is in sight: as
+// Values, but strictly — every value stored into a field, variable or container on the way
+// must be in sight, and none may be one another package can store into (an exported field or
+// package variable, a field of another package's type: valueflow.Owned). A field the package
+// sets only to a no-op may hold whatever the package wiring the server puts there. Nil when one
+// is out of sight.
+func (r *Resolver) Held(v ssa.Value) []Target {
+	return r.valuesIn(v, valueflow.Owned)
+}
+
+// valuesIn is Values with the value flow in mode.
+func (r *Resolver) valuesIn(v ssa.Value, mode valueflow.Mode) []Target {
+	ts, ok := r.values(v, 0, mode)
 	if !ok {
 		return nil
 	}
@@ -265,14 +280,15 @@ func fieldOf(v ssa.Value) *types.Var {
 // values follows v with the package's value flow (valueflow.Flow): a function or literal is a
 // target, a method value a bound one; a call the flow does not see into is a closure a closure
 // returned (mk := s.stepper(); mk(id)(ctx)), or a function value another package returned
-// (From, known by its facts). Stores into fields, maps, slices and package variables are
-// lenient: the functions the package stores are among those the place may hold.
-func (r *Resolver) values(v ssa.Value, depth int) ([]Target, bool) {
+// (From, known by its facts). Stores into fields, maps, slices and package variables are read
+// in mode: leniently for Values (the functions the package stores are among those the place
+// may hold), strictly for Held.
+func (r *Resolver) values(v ssa.Value, depth int, mode valueflow.Mode) ([]Target, bool) {
 	if depth > maxDepth {
 		return nil, false
 	}
 	var out []Target
-	ok := r.flow().Each(v, valueflow.Lenient, func(x ssa.Value) bool {
+	ok := r.flow().Each(v, mode, func(x ssa.Value) bool {
 		switch x := x.(type) {
 		case *ssa.Function:
 			out = append(out, r.target(x))
@@ -287,12 +303,12 @@ func (r *Resolver) values(v ssa.Value, depth int) ([]Target, bool) {
 		case *ssa.Const:
 			return x.IsNil() // calling a nil func panics: nothing runs
 		case *ssa.Call:
-			ts, ok := r.returned(x, 0, depth)
+			ts, ok := r.returned(x, 0, depth, mode)
 			out = append(out, ts...)
 			return ok
 		case *ssa.Extract:
 			if call, isCall := x.Tuple.(*ssa.Call); isCall {
-				ts, ok := r.returned(call, x.Index, depth)
+				ts, ok := r.returned(call, x.Index, depth, mode)
 				out = append(out, ts...)
 				return ok
 			}
@@ -313,7 +329,7 @@ func (r *Resolver) flow() *valueflow.Flow {
 // returned returns the functions result idx of call may be, for a call the value flow does
 // not see into: of another package's function, the function value it returns (From); of a
 // function value, what the functions it may hold return.
-func (r *Resolver) returned(call *ssa.Call, idx int, depth int) ([]Target, bool) {
+func (r *Resolver) returned(call *ssa.Call, idx int, depth int, mode valueflow.Mode) ([]Target, bool) {
 	if call.Common().StaticCallee() != nil {
 		if obj := r.ImportedCallee(call.Common()); obj != nil {
 			return []Target{{From: obj, Result: idx}}, true // another package's: its facts tell
@@ -323,7 +339,7 @@ func (r *Resolver) returned(call *ssa.Call, idx int, depth int) ([]Target, bool)
 	if call.Common().IsInvoke() {
 		return nil, false
 	}
-	ts, ok := r.values(call.Common().Value, depth+1)
+	ts, ok := r.values(call.Common().Value, depth+1, mode)
 	if !ok {
 		return nil, false
 	}
@@ -333,7 +349,7 @@ func (r *Resolver) returned(call *ssa.Call, idx int, depth int) ([]Target, bool)
 			return nil, false
 		}
 		for _, v := range valueflow.Returned(t.Fn, idx) {
-			rs, ok := r.values(v, depth+1)
+			rs, ok := r.values(v, depth+1, mode)
 			if !ok {
 				return nil, false
 			}

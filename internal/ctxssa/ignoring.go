@@ -301,17 +301,22 @@ func (r *Result) InterfaceNoWork(m *types.Func) bool {
 
 // CallIgnoresCtx reports whether the call does no work with the ctx it is given: its callee
 // ignores its ctx (IgnoresCtx), the options the call writes out switch off all the callee does
-// with it (ctxorigin.OptionsSwitchOff: errors.E(ctx, WithoutEvent(), …)), or, for an interface
-// call, every implementation in sight ignores it (an interface of the user's code whose one
-// store reads an in-memory cache). No implementation in sight, and the call may do anything.
+// with it (ctxorigin.OptionsSwitchOff: errors.E(ctx, WithoutEvent(), …)), for an interface
+// call every implementation in sight ignores it (an interface of the user's code whose one
+// store reads an in-memory cache), and for a call through a function value every function it
+// may hold, all in sight, does (valueNoWork). No implementation in sight, and the call may do
+// anything.
 func (r *Result) CallIgnoresCtx(common *ssa.CallCommon) bool {
-	if !common.IsInvoke() {
-		fn := ctxorigin.Callee(common)
-		return fn != nil && (r.IgnoresCtx(fn) || ctxorigin.OptionsSwitchOff(common))
+	fn := ctxorigin.Callee(common)
+	if !common.IsInvoke() && fn != nil {
+		return r.IgnoresCtx(fn) || ctxorigin.OptionsSwitchOff(common)
 	}
 	r.igMu.Lock()
 	defer r.igMu.Unlock()
 	ig := r.ignorer()
+	if fn == nil {
+		return ig.in(anyNoWork, func() bool { return ig.valueNoWork(common) })
+	}
 	return ig.in(anyNoWork, func() bool { return ig.invokeNoWork(common) })
 }
 
@@ -679,9 +684,22 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 		return ig.invokeNoWork(common)
 	}
 	if callee == nil {
-		return false
+		return ig.valueNoWork(common)
 	}
 	return ig.calleeNoWork(call, callee)
+}
+
+// valueNoWork reports whether a call through a function value (a func field, a variable) does
+// no work with its ctx: every function the value may hold is in sight (callees.Resolver.Held:
+// those the package stores into the field, variable or container it is read from, which no
+// other package can store into) and each does none — by its body here, by its fact elsewhere: a
+// verifier whose fetchKeys field the constructor sets to a library function that never uses its
+// ctx. A value made out of sight (a parameter, a function another package returns) may do
+// anything, and so may an exported field the package sets only to a no-op: the package wiring
+// the server may put its store's wait there.
+func (ig *ignoring) valueNoWork(common *ssa.CallCommon) bool {
+	ts := ig.resolver().Held(common.Value)
+	return ts != nil && ig.targetsNoWork(ts, false)
 }
 
 // deferredNoWork reports whether a deferred call, given the ctx v, only reads values from it,
