@@ -69,6 +69,7 @@ type Resolver struct {
 	impls   map[*types.Func][]Target          // per interface method
 	implsOf map[*types.Interface][]types.Type // per interface: the implementing types (T or *T)
 	vf      *valueflow.Flow                   // the package's value flow, made on first use
+	sealed  *valueflow.Flow                   // Held's, over Hidden too, made on first use
 	runs    map[paramKey]bool                 // RunsParam, memoised
 	asking  map[ssa.Value]bool                // RunsHere's questions under way
 
@@ -83,6 +84,9 @@ type Resolver struct {
 	// of its parameters it stores into which field of the struct its first result points to
 	// (cache.New(load) returning &Cache{load: load}): parameter index to field name.
 	StoredParams func(fn *types.Func) map[int]string
+	// Hidden are the package's functions no rule reads (those of its generated files, with
+	// their literals): what they store into a field or variable still counts for Held.
+	Hidden []*ssa.Function
 }
 
 // New returns a Resolver for pkg, whose source functions are funcs. Interface calls are
@@ -220,22 +224,26 @@ const maxDepth = 8
 // Values returns the functions the func-typed value v may hold, or nil when one of the ways it
 // is made is out of sight (a parameter, a type assertion).
 func (r *Resolver) Values(v ssa.Value) []Target {
-	return r.valuesIn(v, valueflow.Lenient)
+	return r.valuesIn(r.flow(), v, valueflow.Lenient)
 }
 
 // Held returns the functions the func-typed value v may hold when every one is in sight: as
-// Values, but strictly — every value stored into a field, variable or container on the way
-// must be in sight, and none may be one another package can store into (an exported field or
-// package variable, a field of another package's type: valueflow.Owned). A field the package
-// sets only to a no-op may hold whatever the package wiring the server puts there. Nil when one
-// is out of sight.
+// Values, but strictly — every value stored into a field or variable on the way must be in
+// sight, also those its generated files store (Hidden), and none may be one another package
+// can store into (an exported field or package variable, a field of another package's type),
+// nor the element of a container the package keeps, nor a field of a generic type
+// (valueflow.Sealed). A field the package sets only to a no-op may hold whatever the package
+// wiring the server puts there. Nil when one is out of sight.
 func (r *Resolver) Held(v ssa.Value) []Target {
-	return r.valuesIn(v, valueflow.Owned)
+	if r.sealed == nil {
+		r.sealed = valueflow.New(r.pkg, append(slices.Clip(r.funcs), r.Hidden...))
+	}
+	return r.valuesIn(r.sealed, v, valueflow.Sealed)
 }
 
-// valuesIn is Values with the value flow in mode.
-func (r *Resolver) valuesIn(v ssa.Value, mode valueflow.Mode) []Target {
-	ts, ok := r.values(v, 0, mode)
+// valuesIn is Values with the value flow vf in mode.
+func (r *Resolver) valuesIn(vf *valueflow.Flow, v ssa.Value, mode valueflow.Mode) []Target {
+	ts, ok := r.values(vf, v, 0, mode)
 	if !ok {
 		return nil
 	}
@@ -282,13 +290,13 @@ func fieldOf(v ssa.Value) *types.Var {
 // returned (mk := s.stepper(); mk(id)(ctx)), or a function value another package returned
 // (From, known by its facts). Stores into fields, maps, slices and package variables are read
 // in mode: leniently for Values (the functions the package stores are among those the place
-// may hold), strictly for Held.
-func (r *Resolver) values(v ssa.Value, depth int, mode valueflow.Mode) ([]Target, bool) {
+// may hold), sealed for Held.
+func (r *Resolver) values(vf *valueflow.Flow, v ssa.Value, depth int, mode valueflow.Mode) ([]Target, bool) {
 	if depth > maxDepth {
 		return nil, false
 	}
 	var out []Target
-	ok := r.flow().Each(v, mode, func(x ssa.Value) bool {
+	ok := vf.Each(v, mode, func(x ssa.Value) bool {
 		switch x := x.(type) {
 		case *ssa.Function:
 			out = append(out, r.target(x))
@@ -303,12 +311,12 @@ func (r *Resolver) values(v ssa.Value, depth int, mode valueflow.Mode) ([]Target
 		case *ssa.Const:
 			return x.IsNil() // calling a nil func panics: nothing runs
 		case *ssa.Call:
-			ts, ok := r.returned(x, 0, depth, mode)
+			ts, ok := r.returned(vf, x, 0, depth, mode)
 			out = append(out, ts...)
 			return ok
 		case *ssa.Extract:
 			if call, isCall := x.Tuple.(*ssa.Call); isCall {
-				ts, ok := r.returned(call, x.Index, depth, mode)
+				ts, ok := r.returned(vf, call, x.Index, depth, mode)
 				out = append(out, ts...)
 				return ok
 			}
@@ -329,7 +337,7 @@ func (r *Resolver) flow() *valueflow.Flow {
 // returned returns the functions result idx of call may be, for a call the value flow does
 // not see into: of another package's function, the function value it returns (From); of a
 // function value, what the functions it may hold return.
-func (r *Resolver) returned(call *ssa.Call, idx int, depth int, mode valueflow.Mode) ([]Target, bool) {
+func (r *Resolver) returned(vf *valueflow.Flow, call *ssa.Call, idx int, depth int, mode valueflow.Mode) ([]Target, bool) {
 	if call.Common().StaticCallee() != nil {
 		if obj := r.ImportedCallee(call.Common()); obj != nil {
 			return []Target{{From: obj, Result: idx}}, true // another package's: its facts tell
@@ -339,7 +347,7 @@ func (r *Resolver) returned(call *ssa.Call, idx int, depth int, mode valueflow.M
 	if call.Common().IsInvoke() {
 		return nil, false
 	}
-	ts, ok := r.values(call.Common().Value, depth+1, mode)
+	ts, ok := r.values(vf, call.Common().Value, depth+1, mode)
 	if !ok {
 		return nil, false
 	}
@@ -349,7 +357,7 @@ func (r *Resolver) returned(call *ssa.Call, idx int, depth int, mode valueflow.M
 			return nil, false
 		}
 		for _, v := range valueflow.Returned(t.Fn, idx) {
-			rs, ok := r.values(v, depth+1, mode)
+			rs, ok := r.values(vf, v, depth+1, mode)
 			if !ok {
 				return nil, false
 			}

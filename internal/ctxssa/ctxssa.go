@@ -177,10 +177,13 @@ type Result struct {
 
 // Info is the SSA-level view of a package.
 type Info struct {
-	Pkg     *ssa.Package
-	Funcs   []*ssa.Function // source functions and their literals, in source order, outside generated files
-	Scopes  *scope.Set
-	Origins *ctxorigin.Resolver
+	Pkg   *ssa.Package
+	Funcs []*ssa.Function // source functions and their literals, in source order, outside generated files
+	// Generated are the functions of the package's generated files, with their literals: no
+	// rule reads them, but what they store into the package's fields and variables is stored.
+	Generated []*ssa.Function
+	Scopes    *scope.Set
+	Origins   *ctxorigin.Resolver
 
 	carriers carriers
 }
@@ -436,6 +439,7 @@ func (r *Result) NewCallees() *callees.Resolver {
 	t.Imported = r.importedRuns
 	t.RunFields = r.runFields
 	t.StoredParams = r.storedParams
+	t.Hidden = info.Generated
 	return t
 }
 
@@ -1173,24 +1177,25 @@ func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types
 	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
 	pkg.Build()
 
-	var funcs []*ssa.Function
-	var add func(fn *ssa.Function)
-	add = func(fn *ssa.Function) {
-		funcs = append(funcs, fn)
+	var funcs, gen []*ssa.Function
+	var add func(fn *ssa.Function, to *[]*ssa.Function)
+	add = func(fn *ssa.Function, to *[]*ssa.Function) {
+		*to = append(*to, fn)
 		for _, anon := range fn.AnonFuncs {
 			if !ctxorigin.NeverMade(anon) && !neverRun(anon) {
-				add(anon)
+				add(anon, to)
 			}
 		}
 	}
 	for _, f := range pass.Files {
+		to := &funcs
 		if generated[pass.Fset.File(f.Pos()).Name()] {
-			continue
+			to = &gen
 		}
 		for _, decl := range f.Decls {
 			if fd, ok := decl.(*ast.FuncDecl); ok {
 				if fn := prog.FuncValue(pass.TypesInfo.Defs[fd.Name].(*types.Func)); fn != nil {
-					add(fn)
+					add(fn, to)
 				}
 			}
 		}
@@ -1199,7 +1204,7 @@ func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types
 	if initFn := pkg.Func("init"); initFn != nil {
 		for _, anon := range initFn.AnonFuncs {
 			if !generated[pass.Fset.File(anon.Pos()).Name()] && !ctxorigin.NeverMade(anon) && !neverRun(anon) {
-				add(anon)
+				add(anon, &funcs)
 			}
 		}
 	}
@@ -1220,7 +1225,7 @@ func buildSSA(pass *analysis.Pass, generated map[string]bool, returned map[types
 		}
 		return out
 	}
-	return &Info{Pkg: pkg, Funcs: funcs, Scopes: scopes, Origins: origins}
+	return &Info{Pkg: pkg, Funcs: funcs, Generated: gen, Scopes: scopes, Origins: origins}
 }
 
 // CallRange returns the source range of the call expression of instr (a call, go or defer),

@@ -35,6 +35,11 @@ type Flow struct {
 	// handed holds, per package variable, the calls the package hands its address to
 	// (flag.DurationVar(&timeout, …)).
 	handed map[*ssa.Global][]*ssa.Call
+	// retyped holds the fields of struct types whose values the package also makes from a
+	// struct of another type with the same layout — a conversion, sources(remote{load: f}), or
+	// an assignment between identical unnamed struct types — whose field stores are indexed
+	// under the other type's fields.
+	retyped map[*types.Var]bool
 }
 
 // Elements are the values the package stores into the elements of the maps, slices or arrays
@@ -67,7 +72,15 @@ const (
 	// exported field or package variable, nor a field of another package's type (s.Leaders
 	// = remote{db} in a package that wires the server), whose stores the package cannot see.
 	Owned
+	// Sealed: as Owned, for a yes that silences: nor through the elements of a container but a
+	// local literal kept where it is made (a package's map of funcs may leave it by a getter, a
+	// store, a conversion to any), nor through a field of a generic type (the stores into one
+	// instance's field are not the reads of another's).
+	Sealed
 )
+
+// owned reports whether the mode only follows places no other package can store into.
+func (m Mode) owned() bool { return m == Owned || m == Sealed }
 
 // Each calls leaf on every value v may hold where it is made — a function, a closure, a
 // constant, a parameter, a call the walk does not see into — and reports whether leaf accepted
@@ -155,7 +168,7 @@ func (w *walk) each(v ssa.Value) bool {
 	case *ssa.FreeVar: // captured by value
 		return w.all(Bindings(v))
 	case *ssa.Field:
-		return w.field(typesutil.FieldVar(v.X.Type(), v.Field))
+		return w.fieldOf(v.X.Type(), v.Field)
 	case *ssa.Lookup, *ssa.Index: // m[k], a[i] of an array value
 		return w.element(Container(v))
 	case *ssa.Extract:
@@ -235,12 +248,12 @@ func (w *walk) load(addr ssa.Value) bool {
 		}
 		return len(bs) > 0
 	case *ssa.Global:
-		if w.mode == Owned && !w.f.private(a.Object()) {
+		if w.mode.owned() && !w.f.private(a.Object()) {
 			return false
 		}
 		return w.stored(a)
 	case *ssa.FieldAddr:
-		return w.field(typesutil.FieldVar(a.X.Type(), a.Field))
+		return w.fieldOf(a.X.Type(), a.Field)
 	case *ssa.IndexAddr: // s[i]
 		return w.element(a.X)
 	}
@@ -259,7 +272,7 @@ func (w *walk) element(c ssa.Value) bool {
 		}
 		return w.all(vs)
 	}
-	if w.mode == Owned && !w.f.madeHere(c) {
+	if w.mode == Sealed || w.mode == Owned && !w.f.madeHere(c) {
 		return false
 	}
 	return w.stored(elemKey(c.Type()))
@@ -386,10 +399,39 @@ func filledElsewhere(c ssa.Value, depth int) bool {
 	return false
 }
 
+// fieldOf follows field i of the struct t (or *t) points to, as field does; in the Sealed mode
+// not of a generic type's.
+func (w *walk) fieldOf(t types.Type, i int) bool {
+	if named := typesutil.Named(t); w.mode == Sealed && named != nil && (named.TypeParams().Len() > 0 || named.TypeArgs().Len() > 0) {
+		return false
+	}
+	return w.field(typesutil.FieldVar(t, i))
+}
+
+// retype records the fields of the struct type to when a value of the struct type from, whose
+// fields are other variables, becomes one of it.
+func (f *Flow) retype(from, to types.Type) {
+	src, ok := from.Underlying().(*types.Struct)
+	dst, ok2 := to.Underlying().(*types.Struct)
+	if !ok || !ok2 || src == dst || src.NumFields() != dst.NumFields() {
+		return
+	}
+	for i := range dst.NumFields() {
+		if src.Field(i) != dst.Field(i) {
+			f.retyped[dst.Field(i)] = true
+		}
+	}
+}
+
 // field follows the values the package stores into the field fv, as the walk's mode says.
 func (w *walk) field(fv *types.Var) bool {
-	if w.mode == Owned && fv != nil && !w.f.private(fv) {
+	if w.mode.owned() && fv != nil && !w.f.private(fv) {
 		return false
+	}
+	if w.mode == Sealed && fv != nil {
+		if w.f.build(); w.f.retyped[fv] {
+			return false
+		}
 	}
 	return w.stored(fv)
 }
@@ -450,12 +492,19 @@ func (f *Flow) HandedTo(g *ssa.Global) []*ssa.Call {
 
 // storedTo returns the values the package stores into key.
 func (f *Flow) storedTo(key any) []ssa.Value {
+	f.build()
+	return f.stores[key]
+}
+
+// build indexes the package's stores, once.
+func (f *Flow) build() {
 	if f.stores == nil {
 		f.stores = make(map[any][]ssa.Value)
 		f.elems = make(map[*types.Var]*Elements)
 		f.open = make(map[any]bool)
 		f.filled = make(map[any]bool)
 		f.handed = make(map[*ssa.Global][]*ssa.Call)
+		f.retyped = make(map[*types.Var]bool)
 		funcs := f.funcs
 		if initFn := f.pkg.Func("init"); initFn != nil { // package variables' initialisers
 			funcs = append([]*ssa.Function{initFn}, funcs...)
@@ -464,7 +513,6 @@ func (f *Flow) storedTo(key any) []ssa.Value {
 			f.index(fn)
 		}
 	}
-	return f.stores[key]
 }
 
 func (f *Flow) index(fn *ssa.Function) {
@@ -522,6 +570,12 @@ func (f *Flow) index(fn *ssa.Function) {
 // function values count: what such a place holds decides which code a call runs.
 func (f *Flow) indexPlaces(instr ssa.Instruction) {
 	switch instr := instr.(type) {
+	case *ssa.ChangeType:
+		f.retype(instr.X.Type(), instr.Type())
+	case *ssa.Convert:
+		f.retype(instr.X.Type(), instr.Type())
+	case *ssa.Store:
+		f.retype(instr.Val.Type(), instr.Addr.Type().(*types.Pointer).Elem())
 	case *ssa.FieldAddr:
 		if fv := typesutil.FieldVar(instr.X.Type(), instr.Field); fv != nil && holdsCode(fv.Type()) && addressGoesOut(instr) {
 			f.open[fv] = true
