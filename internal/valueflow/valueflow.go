@@ -75,7 +75,8 @@ const (
 	// Sealed: as Owned, for a yes that silences: nor through the elements of a container but a
 	// local literal kept where it is made (a package's map of funcs may leave it by a getter, a
 	// store, a conversion to any), nor through a field of a generic type (the stores into one
-	// instance's field are not the reads of another's).
+	// instance's field are not the reads of another's), nor through a field of a struct type
+	// the package also makes from another struct type (retyped).
 	Sealed
 )
 
@@ -566,7 +567,8 @@ func (f *Flow) index(fn *ssa.Function) {
 
 // indexPlaces records, for instr, the fields and package variables whose stores the index
 // cannot all see: one whose address instr hands on (open), one holding a map or slice instr
-// loads and hands to a call that may fill it (filled). Only places that may hold interface or
+// loads and hands to a call that may fill it (filled), the fields of a struct type instr makes
+// from a struct of another type (retyped). Only places that may hold interface or
 // function values count: what such a place holds decides which code a call runs.
 func (f *Flow) indexPlaces(instr ssa.Instruction) {
 	switch instr := instr.(type) {
@@ -575,7 +577,9 @@ func (f *Flow) indexPlaces(instr ssa.Instruction) {
 	case *ssa.Convert:
 		f.retype(instr.X.Type(), instr.Type())
 	case *ssa.Store:
-		f.retype(instr.Val.Type(), instr.Addr.Type().(*types.Pointer).Elem())
+		if p, ok := instr.Addr.Type().Underlying().(*types.Pointer); ok {
+			f.retype(instr.Val.Type(), p.Elem())
+		}
 	case *ssa.FieldAddr:
 		if fv := typesutil.FieldVar(instr.X.Type(), instr.Field); fv != nil && holdsCode(fv.Type()) && addressGoesOut(instr) {
 			f.open[fv] = true
