@@ -699,17 +699,12 @@ func (ig *ignoring) callNoWork(call *ssa.Call, v ssa.Value, depth int) bool {
 // the server may put its store's wait there.
 func (ig *ignoring) valueNoWork(common *ssa.CallCommon) bool {
 	ts := ig.resolver().Held(common.Value)
-	for _, t := range ts {
-		if t.Obj == nil {
-			continue
-		}
-		if recv := t.Obj.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
-			// A method value or expression of an interface (s.load = st.Load): what it runs is
-			// the method of whatever the interface holds, not the implementations a fact names.
-			return false
-		}
-	}
-	return ts != nil && ig.targetsNoWork(ts, false)
+	// A method value or expression of an interface (s.load = st.Load) runs the method of
+	// whatever the interface holds, not the implementations a fact names.
+	abstract := slices.ContainsFunc(ts, func(t callees.Target) bool {
+		return t.Obj != nil && typesutil.IsInterfaceMethod(t.Obj)
+	})
+	return ts != nil && !abstract && ig.targetsNoWork(ts, false)
 }
 
 // deferredNoWork reports whether a deferred call, given the ctx v, only reads values from it,

@@ -41,6 +41,15 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	if _, err := fromEnv(ctx); err != nil {
 		return nil, status.Errorf(codes.Internal, "env key: %v", err) // silent: a package variable only ever set to keys.FromEnv
 	}
+	local := []func(context.Context) ([]byte, error){keys.FromEnv}
+	if _, err := local[0](ctx); err != nil {
+		return nil, status.Errorf(codes.Internal, "local key: %v", err) // silent: a local list of keys.FromEnv, kept where it is made
+	}
+	filled := []func(context.Context) ([]byte, error){keys.FromEnv}
+	fill(filled)
+	if _, err := filled[0](ctx); err != nil {
+		return nil, status.Errorf(codes.Internal, "filled key: %v", err) // want `status\.Errorf gives code codes\.Internal to the error of a function value`
+	}
 	if err := s.v.Refresh(ctx); err != nil {
 		return nil, status.Errorf(codes.Unavailable, "refresh: %v", err) // want `status\.Errorf gives code codes\.Unavailable to the error of Verifier\.Refresh`
 	}
@@ -49,3 +58,6 @@ func (s *Server) GetItem(ctx context.Context, req *catalogpb.GetItemRequest) (*c
 	}
 	return &catalogpb.Item{Id: req.GetId()}, nil
 }
+
+// fill may put any source in the list it is given.
+func fill(l []func(context.Context) ([]byte, error)) { l[0] = keys.Fetch }
